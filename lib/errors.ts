@@ -1,0 +1,60 @@
+/**
+ * The one error type of the package. Every misuse throws a `TimingWheelError` whose
+ * `code` says what kind of misuse it was and whose message names the offending value and
+ * the range that would have been accepted. A call that throws one changes nothing.
+ *
+ * @module
+ */
+
+/**
+ * What went wrong.
+ *
+ * - `InvalidLevelBits`: level bits empty, not positive integers, a level wider than
+ *   {@link LevelBits.maxLevelBits}, or summing past {@link LevelBits.maxNumBits}.
+ * - `InvalidConfig`: a precision, start or capacity that no wheel can use.
+ * - `TimeOutOfRange`: a time or key that is NaN, infinite, too early or too late.
+ * - `AlarmNotFound`: an alarm or element that is not in this structure now.
+ * - `Empty`: an `...Exn` function called on an empty structure.
+ * - `Reentrant`: a call that may not be made from inside a firing handler.
+ */
+export type TimingWheelErrorCode =
+  | 'InvalidLevelBits'
+  | 'InvalidConfig'
+  | 'TimeOutOfRange'
+  | 'AlarmNotFound'
+  | 'Empty'
+  | 'Reentrant'
+
+/**
+ * Thrown (or returned in a `Left`) for every misuse of the package.
+ *
+ * @example
+ * try { PriorityQueue.add(pq, -1, 'x') } catch (e) {
+ *   if (e instanceof TimingWheelError && e.code === 'TimeOutOfRange') { ... }
+ * }
+ */
+export class TimingWheelError extends Error {
+  readonly code: TimingWheelErrorCode
+
+  constructor(code: TimingWheelErrorCode, message: string) {
+    super(`${code}: ${message}`)
+    this.name = 'TimingWheelError'
+    this.code = code
+  }
+}
+
+/** Renders a value for an error message: numbers exactly, everything else briefly. */
+export const show = (value: unknown): string => {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value)
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(show).join(', ')}]`
+  if (value === null || value === undefined) return String(value)
+  if (typeof value === 'object') {
+    try {
+      return JSON.stringify(value)
+    } catch {
+      return Object.prototype.toString.call(value)
+    }
+  }
+  return String(value)
+}

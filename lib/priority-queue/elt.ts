@@ -1,0 +1,8 @@
+/**
+ * Reading an element of a {@link PriorityQueue}. Each function takes the queue the
+ * element was added to and throws `AlarmNotFound` unless the element is in it, or is the
+ * element whose `handleRemoved` is running.
+ *
+ * @module
+ */
+export { type Elt, eltKey as key, eltValue as value, nullElt as null } from './priority-queue.js'

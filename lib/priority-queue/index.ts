@@ -1,0 +1,38 @@
+/**
+ * The priority queue behind a timing wheel: integer keys, constant-time `add`, `remove`
+ * and `change`, and `increaseMinAllowedKey` in place of delete-min.
+ *
+ * @example
+ * import { PriorityQueue, Elt } from 'timing-wheel'
+ * const pq = PriorityQueue.create<string>()
+ * PriorityQueue.add(pq, 3, 'c')
+ * PriorityQueue.add(pq, 1, 'a')
+ * PriorityQueue.increaseMinAllowedKey(pq, 4, (e) => console.log(Elt.value(pq, e))) // a, c
+ *
+ * @module
+ */
+export {
+  type PriorityQueue,
+  type CreateOptions,
+  type Elt,
+  maxRepresentableKey,
+  create,
+  length,
+  isEmpty,
+  minAllowedKey,
+  maxAllowedKey,
+  levelBits,
+  add,
+  remove,
+  change,
+  mem,
+  clear,
+  increaseMinAllowedKey,
+  minElt,
+  minEltExn,
+  minKey,
+  minKeyExn,
+  iter,
+  toArray,
+  invariant,
+} from './priority-queue.js'

@@ -1,0 +1,13 @@
+/**
+ * What the time layer needs of the queue beyond its public face: a time stored beside
+ * each key, and removal of the due elements of the current key. Not exported from the
+ * package.
+ */
+export {
+  addWithAt,
+  changeWithAt,
+  eltAt,
+  removeAtMinKeyUpTo,
+  atRangeOfMinKey,
+  levelRanges,
+} from './priority-queue.js'

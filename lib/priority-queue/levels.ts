@@ -1,0 +1,195 @@
+/**
+ * The geometry of the levels: where a key goes given the queue's minimum allowed key
+ * `m`, and the occupancy bitmaps that find the next non-empty slot without visiting
+ * empty ones.
+ *
+ * With level widths `b0, b1, ...` let `B(i) = b0 + ... + bi` and `B(-1) = 0`. Level `i`
+ * has `2^bi` slots, and its slot `s` holds keys whose bits `[B(i-1), B(i))` equal `s`.
+ * A key `k >= m` lives at the lowest level `i` at which `k` and `m` fall in the same
+ * block of `2^B(i)` keys: the level is given by the highest bit in which `k` and `m`
+ * differ. So below the top level, a level only ever holds keys of the block that `m` is
+ * in, its slots never wrap around, and all keys at a level are smaller than all keys at
+ * any higher level. The top level is a circular buffer: it holds the `2^b(top)` blocks of
+ * `2^B(top-1)` keys that follow `m`'s block (with one level, the `2^b0` keys from `m`).
+ *
+ * Because a key's place depends only on the key and `m`, equal keys always share a slot,
+ * and a slot's list keeps equal keys in the order they were added. When `m` moves into a
+ * new block at some level, the slot of that block is emptied and its elements placed
+ * again, lower down (see `moveMinAllowedKey` in priority-queue.ts).
+ */
+
+export const NOT_FOUND = -1
+const TWO_POW_32 = 2 ** 32
+
+export class Levels {
+  readonly count: number
+  readonly top: number
+  /** `bits[i] = bi`. */
+  readonly bits: Int32Array
+  /** `slotMask[i] = 2^bi - 1`. */
+  readonly slotMask: Int32Array
+  /** `keysPerSlot[i] = 2^B(i-1)`, and its inverse, which divides exactly. */
+  readonly keysPerSlot: Float64Array
+  readonly slotsPerKey: Float64Array
+  /** The first head row of each level's slots; slot `s` of level `i` is `firstHead[i] + s`. */
+  readonly firstHead: Int32Array
+  /** `levelOfHead[row]` for head rows, -1 for the list of due elements. */
+  readonly levelOfHead: Int8Array
+  /** `levelOfDifference[p + 1]`: the level of a key whose highest bit differing from `m` is `p`. */
+  readonly levelOfDifference: Int8Array
+  /** Occupancy bitmaps, one bit a slot, level `i` from word `firstWord[i]`. */
+  readonly occupied: Int32Array
+  readonly firstWord: Int32Array
+  /** How many slots of each level are non-empty. */
+  readonly occupiedSlots: Int32Array
+  /** Head rows in all, including the list of due elements at row `dueHead`. */
+  readonly headRows: number
+  readonly dueHead: number
+
+  constructor(levelBits: readonly number[]) {
+    const count = levelBits.length
+    this.count = count
+    this.top = count - 1
+    this.bits = Int32Array.from(levelBits)
+    this.slotMask = Int32Array.from(levelBits, (b) => 2 ** b - 1)
+    this.keysPerSlot = new Float64Array(count)
+    this.slotsPerKey = new Float64Array(count)
+    this.firstHead = new Int32Array(count)
+    this.firstWord = new Int32Array(count)
+    this.occupiedSlots = new Int32Array(count)
+    this.levelOfDifference = new Int8Array(54).fill(this.top)
+    this.dueHead = 0
+    let bitsBelow = 0
+    let head = 1
+    let word = 0
+    for (let level = 0; level < count; level++) {
+      const b = levelBits[level]!
+      this.keysPerSlot[level] = 2 ** bitsBelow
+      this.slotsPerKey[level] = 2 ** -bitsBelow
+      this.firstHead[level] = head
+      this.firstWord[level] = word
+      for (let p = bitsBelow; p < bitsBelow + b && level < this.top; p++) {
+        this.levelOfDifference[p + 1] = level
+      }
+      head += 2 ** b
+      word += Math.ceil(2 ** b / 32)
+      bitsBelow += b
+    }
+    this.levelOfDifference[0] = 0
+    this.headRows = head
+    this.occupied = new Int32Array(word)
+    this.levelOfHead = new Int8Array(head).fill(NOT_FOUND)
+    for (let level = 0; level < count; level++) {
+      const first = this.firstHead[level]!
+      this.levelOfHead.fill(level, first, first + 2 ** levelBits[level]!)
+    }
+  }
+}
+
+/** The level at which `key` lives when the minimum allowed key is `m`. */
+export const levelOf = (levels: Levels, key: number, m: number): number => {
+  // `^` sees the low 32 bits of each operand; the quotients, truncated, are the high bits.
+  const high = (key / TWO_POW_32) ^ (m / TWO_POW_32)
+  const highestDifferingBit = high !== 0 ? 63 - Math.clz32(high) : 31 - Math.clz32(key ^ m)
+  return levels.levelOfDifference[highestDifferingBit + 1]!
+}
+
+/** The slot of `key` at `level`: bits `[B(level-1), B(level))` of the key. */
+export const slotOf = (levels: Levels, level: number, key: number): number =>
+  Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
+
+/** The first key of the block of `keysPerSlot(level)` keys that holds `key`. */
+export const slotStartOf = (levels: Levels, level: number, key: number): number => {
+  const keysPerSlot = levels.keysPerSlot[level]!
+  return Math.floor(key * levels.slotsPerKey[level]!) * keysPerSlot
+}
+
+/**
+ * The smallest key that slot `slot` of `level` can hold when the minimum allowed key is
+ * `m`; for level 0 below the top, the one key it holds.
+ */
+export const slotMinKey = (levels: Levels, level: number, slot: number, m: number): number => {
+  const keysPerSlot = levels.keysPerSlot[level]!
+  const slots = levels.slotMask[level]! + 1
+  if (level < levels.top) {
+    const levelSpan = keysPerSlot * slots
+    return Math.floor(m / levelSpan) * levelSpan + slot * keysPerSlot
+  }
+  const firstBlock = firstTopBlock(levels, m)
+  const ahead = (slot - firstBlock) & levels.slotMask[level]!
+  return (firstBlock + ahead) * keysPerSlot
+}
+
+/** The number of the first block of keys held by the top level. */
+const firstTopBlock = (levels: Levels, m: number): number => {
+  const block = Math.floor(m * levels.slotsPerKey[levels.top]!)
+  return levels.top === 0 ? block : block + 1
+}
+
+/** The first slot of `level` that may hold keys when the minimum allowed key is `m`. */
+export const firstSlotInUse = (levels: Levels, level: number, m: number): number => {
+  if (level === levels.top) return firstTopBlock(levels, m) & levels.slotMask[level]!
+  const slot = slotOf(levels, level, m)
+  // Below the top, the slot holding `m` itself is in use only at level 0: at higher
+  // levels, `m`'s own block lives further down.
+  return level === 0 ? slot : slot + 1
+}
+
+/**
+ * The largest key the levels can hold when the minimum allowed key is `m` (before
+ * capping at the largest representable key).
+ */
+export const maxKeyHeld = (levels: Levels, m: number): number => {
+  const top = levels.top
+  const keysPerSlot = levels.keysPerSlot[top]!
+  const slots = levels.slotMask[top]! + 1
+  return (firstTopBlock(levels, m) + slots) * keysPerSlot - 1
+}
+
+// Occupancy bitmaps.
+
+export const markOccupied = (levels: Levels, level: number, slot: number): void => {
+  const word = levels.firstWord[level]! + (slot >>> 5)
+  levels.occupied[word]! |= 1 << (slot & 31)
+  levels.occupiedSlots[level]!++
+}
+
+export const markEmpty = (levels: Levels, level: number, slot: number): void => {
+  const word = levels.firstWord[level]! + (slot >>> 5)
+  levels.occupied[word]! &= ~(1 << (slot & 31))
+  levels.occupiedSlots[level]!--
+}
+
+export const isOccupied = (levels: Levels, level: number, slot: number): boolean =>
+  (levels.occupied[levels.firstWord[level]! + (slot >>> 5)]! & (1 << (slot & 31))) !== 0
+
+/** The first occupied slot of `level` in `[from, to]`, 32 slots a step; -1 if none. */
+export const nextOccupied = (levels: Levels, level: number, from: number, to: number): number => {
+  if (from > to) return NOT_FOUND
+  const occupied = levels.occupied
+  const base = levels.firstWord[level]!
+  const lastWord = to >>> 5
+  let w = from >>> 5
+  let word = occupied[base + w]! & (-1 << (from & 31))
+  for (;;) {
+    if (w === lastWord) word &= -1 >>> (31 - (to & 31))
+    if (word !== 0) return (w << 5) + 31 - Math.clz32(word & -word)
+    if (w === lastWord) return NOT_FOUND
+    word = occupied[base + ++w]!
+  }
+}
+
+/**
+ * The first occupied slot of `level` in circular order from `from`, wrapping at the end
+ * of the level; -1 if the level is empty.
+ */
+export const nextOccupiedAround = (levels: Levels, level: number, from: number): number => {
+  const last = levels.slotMask[level]!
+  const found = nextOccupied(levels, level, from, last)
+  return found !== NOT_FOUND ? found : nextOccupied(levels, level, 0, from - 1)
+}
+
+export const clearOccupancy = (levels: Levels): void => {
+  levels.occupied.fill(0)
+  levels.occupiedSlots.fill(0)
+}

@@ -1,0 +1,736 @@
+/**
+ * A priority queue over integer keys in `[0, 2^52 - 1]` with a non-decreasing minimum
+ * allowed key instead of delete-min: a hierarchical timing wheel (Varghese & Lauck's
+ * Scheme 7, as Jane Street Core builds it).
+ *
+ * Representation.
+ *
+ * Elements live in a pool of typed arrays (`pool.ts`); each level is an array of slots,
+ * each slot a circular list of pool rows (`levels.ts`). Where an element lives is a
+ * function of its key `k` and the minimum allowed key `m` alone: the level is fixed by
+ * the highest bit in which `k` and `m` differ, the slot by the key's bits at that level.
+ * From that one invariant follow the properties the operations rely on:
+ *
+ * - below the top level, a level holds only keys of the aligned block `m` is in, so its
+ *   occupied slots all come after `m`'s slot and never wrap around;
+ * - every key at a level is smaller than every key at a higher level, so the minimum is
+ *   in the first occupied slot of the lowest non-empty level;
+ * - level 0 slots hold one key each; elements with equal keys always share a slot, and a
+ *   slot's list keeps them in the order they were added (moving down preserves order);
+ * - the levels' key ranges tile `[m, maxAllowedKey]` with no gap and no overlap.
+ *
+ * Raising `m` to a key `t` ("moving the minimum") keeps the invariant by emptying, at each
+ * level, the slot of the block `t` enters and placing its elements again, lower down.
+ * `increaseMinAllowedKey` moves the minimum in steps: to the start of the first occupied
+ * slot, which moves that slot down, until the smallest key sits at level 0; then that
+ * level-0 slot, one key, is spliced whole onto the list of due elements, in order. When no
+ * key below the target is left, the minimum moves to the target, and only then are the
+ * handlers run, on the due elements in order. Handlers see the final minimum, so anything
+ * they add is placed relative to it; an element they remove or change leaves the due list
+ * and does not fire.
+ *
+ * Each occupied slot passed costs a constant; empty slots are skipped 32 at a time by the
+ * levels' occupancy bitmaps; an element moves down at most once per level.
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import { TimingWheelError, show } from '../errors.js'
+import * as LevelBits from '../level-bits/index.js'
+import {
+  Levels,
+  NOT_FOUND,
+  firstSlotInUse,
+  isOccupied,
+  levelOf,
+  markEmpty,
+  markOccupied,
+  maxKeyHeld,
+  nextOccupied,
+  nextOccupiedAround,
+  slotMinKey,
+  slotOf,
+  clearOccupancy,
+} from './levels.js'
+import {
+  Pool,
+  UNLINKED,
+  allocate,
+  detachAll,
+  handleOf,
+  isLinked,
+  linkLast,
+  release,
+  rowOfHandle,
+  spliceToEnd,
+  unlink,
+} from './pool.js'
+
+declare const eltBrand: unique symbol
+
+/**
+ * A handle on an element added to a queue: a number that encodes the element's row and a
+ * generation, so it never refers to a later element that reuses the row.
+ */
+export type Elt<A> = number & { readonly [eltBrand]: A }
+
+/** The largest key any queue accepts: `2^52 - 1`. */
+export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
+
+const NO_ROW = -1
+
+/** A priority queue of values of type `A`. Use the functions of this module on it. */
+export class PriorityQueue<A> {
+  /** @internal */ readonly levelBits: LevelBits.LevelBits
+  /** @internal */ readonly levels: Levels
+  /** @internal */ readonly pool: Pool<A>
+  /** @internal The `m` of the representation. */ minAllowedKey = 0
+  /** @internal Derived from `minAllowedKey`; kept because `add` checks it. */ maxAllowedKey: number
+  /** @internal Elements in the queue, including due elements whose handler has not run. */ length = 0
+  /** @internal A row whose key is the least of all elements at the levels, or -1: unknown. */ minRow = NO_ROW
+  /** @internal True while handlers of removed elements run. */ firing = false
+  /** @internal The row whose handler is running, or -1. */ firingRow = NO_ROW
+
+  /** @internal */
+  constructor(levelBits: LevelBits.LevelBits, capacity: number) {
+    this.levelBits = levelBits
+    this.levels = new Levels(levelBits)
+    this.pool = new Pool<A>(this.levels.headRows, capacity)
+    this.maxAllowedKey = maxAllowedKeyFor(this.levels, 0)
+  }
+}
+
+/** Options of {@link create}. */
+export interface CreateOptions {
+  /** Level widths; default {@link LevelBits.default}. */
+  readonly levelBits?: LevelBits.LevelBits | readonly number[]
+  /** How many elements to make room for up front (the pool still grows past it). */
+  readonly capacity?: number
+}
+
+const maxAllowedKeyFor = (levels: Levels, m: number): number =>
+  Math.min(maxRepresentableKey, maxKeyHeld(levels, m))
+
+// Cold error paths: kept out of the hot functions so that those stay small.
+
+const keyOutOfRange = (pq: PriorityQueue<unknown>, what: string, key: unknown): never => {
+  throw new TimingWheelError(
+    'TimeOutOfRange',
+    `${what} key ${show(key)} is not an integer in [minAllowedKey ${pq.minAllowedKey}, maxAllowedKey ${pq.maxAllowedKey}]`,
+  )
+}
+
+const notFound = (what: string, elt: unknown): never => {
+  throw new TimingWheelError(
+    'AlarmNotFound',
+    `${what}: element ${show(elt)} is not in this priority queue (removed, already fired, null, or from another queue)`,
+  )
+}
+
+const reentrant = (what: string): never => {
+  throw new TimingWheelError(
+    'Reentrant',
+    `${what} was called from inside a handler of increaseMinAllowedKey; call it after that returns`,
+  )
+}
+
+const empty = (what: string): never => {
+  throw new TimingWheelError('Empty', `${what} of an empty priority queue`)
+}
+
+const invalidCapacity = (capacity: unknown): never => {
+  throw new TimingWheelError(
+    'InvalidConfig',
+    `capacity ${show(capacity)} is not an integer in [0, ${2 ** 27 - 1}]`,
+  )
+}
+
+// Creation and accessors.
+
+/**
+ * An empty queue with `minAllowedKey = 0`.
+ *
+ * Throws `InvalidLevelBits` for bad level bits and `InvalidConfig` for a bad capacity.
+ *
+ * @example
+ * const pq = PriorityQueue.create<string>({ levelBits: [8, 8] })
+ */
+export const create = <A>(opts: CreateOptions = {}): PriorityQueue<A> => {
+  const levelBits = LevelBits.fromInput(opts.levelBits)
+  const capacity = opts.capacity ?? 0
+  if (!Number.isInteger(capacity) || capacity < 0 || capacity >= 2 ** 27) invalidCapacity(capacity)
+  return new PriorityQueue<A>(levelBits, capacity)
+}
+
+/** The number of elements in the queue. Constant time. */
+export const length = (pq: PriorityQueue<unknown>): number => pq.length
+
+export const isEmpty = (pq: PriorityQueue<unknown>): boolean => pq.length === 0
+
+/** The least key `add` accepts now. Constant time. */
+export const minAllowedKey = (pq: PriorityQueue<unknown>): number => pq.minAllowedKey
+
+/**
+ * The greatest key `add` accepts now: at least
+ * `min(maxRepresentableKey, minAllowedKey + 2^numBits - 1)`. Constant time.
+ */
+export const maxAllowedKey = (pq: PriorityQueue<unknown>): number => pq.maxAllowedKey
+
+/** The level bits the queue was built with. */
+export const levelBits = (pq: PriorityQueue<unknown>): LevelBits.LevelBits => pq.levelBits
+
+// Placing rows at levels.
+
+/** Links `row`, whose key is `key`, at the end of its slot. */
+const place = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
+  const levels = pq.levels
+  const level = levelOf(levels, key, pq.minAllowedKey)
+  const slot = slotOf(levels, level, key)
+  const head = levels.firstHead[level]! + slot
+  const pool = pq.pool
+  if (pool.next[head] === head) markOccupied(levels, level, slot)
+  linkLast(pool, head, row)
+}
+
+/** Unlinks a linked row from wherever it is, keeping the bitmaps and the min cache true. */
+const detach = (pq: PriorityQueue<unknown>, row: number): void => {
+  const emptied = unlink(pq.pool, row)
+  if (emptied > pq.levels.dueHead) {
+    const levels = pq.levels
+    const level = levels.levelOfHead[emptied]!
+    markEmpty(levels, level, emptied - levels.firstHead[level]!)
+  }
+  if (row === pq.minRow) pq.minRow = NO_ROW
+}
+
+const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
+  const minRow = pq.minRow
+  if (minRow !== NO_ROW && key < pq.pool.keys[minRow]!) pq.minRow = row
+}
+
+const isValidKey = (pq: PriorityQueue<unknown>, key: number): boolean =>
+  key >= pq.minAllowedKey && key <= pq.maxAllowedKey && Math.floor(key) === key
+
+// Adding, removing, changing.
+
+/** @internal `add` with an arbitrary number stored beside the key (the time layer's `at`). */
+export const addWithAt = <A>(pq: PriorityQueue<A>, key: number, at: number, value: A): Elt<A> => {
+  if (!isValidKey(pq, key)) keyOutOfRange(pq, 'add', key)
+  const pool = pq.pool
+  const row = allocate(pool)
+  pool.keys[row] = key
+  pool.ats[row] = at
+  pool.values[row] = value
+  place(pq, row, key)
+  pq.length++
+  noteAdded(pq, row, key)
+  return handleOf(pool, row) as Elt<A>
+}
+
+/**
+ * Adds `value` with `key` and returns its handle. Constant time.
+ *
+ * Throws `TimeOutOfRange` unless `key` is an integer in `[minAllowedKey, maxAllowedKey]`.
+ *
+ * @example
+ * const e = PriorityQueue.add(pq, 5, 'five')
+ */
+export const add = <A>(pq: PriorityQueue<A>, key: number, value: A): Elt<A> =>
+  addWithAt(pq, key, key, value)
+
+/** The row of an element in the queue; throws `AlarmNotFound` otherwise. */
+const linkedRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
+  const pool = pq.pool
+  const row = rowOfHandle(pool, elt)
+  if (row === NO_ROW || !isLinked(pool, row)) notFound(what, elt)
+  return row
+}
+
+/** The row of an element in the queue or of the one whose handler is running. */
+const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
+  const row = rowOfHandle(pq.pool, elt)
+  if (row === NO_ROW) notFound(what, elt)
+  return row
+}
+
+/**
+ * Removes an element. Constant time.
+ *
+ * Throws `AlarmNotFound` if `elt` is not in the queue (including inside its own handler).
+ */
+export const remove = <A>(pq: PriorityQueue<A>, elt: Elt<A>): void => {
+  const row = linkedRow(pq, elt, 'remove')
+  detach(pq, row)
+  release(pq.pool, row)
+  pq.length--
+}
+
+/** @internal `change` that also replaces the number stored beside the key. */
+export const changeWithAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number, at: number): void => {
+  const pool = pq.pool
+  const row = readableRow(pq, elt, 'change')
+  if (!isValidKey(pq, key)) keyOutOfRange(pq, 'change', key)
+  if (isLinked(pool, row)) detach(pq, row)
+  else pq.length++ // the element whose handler is running goes back into the queue
+  pool.keys[row] = key
+  pool.ats[row] = at
+  place(pq, row, key)
+  noteAdded(pq, row, key)
+}
+
+/**
+ * Gives an element a new key; it then counts as added last among elements of that key.
+ * Inside its own handler, an element changed this way goes back into the queue under the
+ * same handle. Constant time.
+ *
+ * Throws `AlarmNotFound` for an element not in the queue, `TimeOutOfRange` for a bad key.
+ */
+export const change = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number): void =>
+  changeWithAt(pq, elt, key, key)
+
+/** Whether `elt` is in the queue now. Constant time. */
+export const mem = <A>(pq: PriorityQueue<A>, elt: Elt<A>): boolean => {
+  const pool = pq.pool
+  const row = rowOfHandle(pool, elt)
+  return row !== NO_ROW && isLinked(pool, row)
+}
+
+/** The key of an element in the queue, or of the one whose handler is running. */
+export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
+  pq.pool.keys[readableRow(pq, elt, 'Elt.key')]!
+
+/** The value of an element in the queue, or of the one whose handler is running. */
+export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A =>
+  pq.pool.values[readableRow(pq, elt, 'Elt.value')] as A
+
+/** @internal The number stored beside the key. */
+export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
+  pq.pool.ats[readableRow(pq, elt, 'Alarm.at')]!
+
+/** The handle that no queue ever holds. */
+export const nullElt = <A>(): Elt<A> => -1 as Elt<A>
+
+// Moving the minimum allowed key.
+
+/**
+ * Sets `m` to `t`, moving down the elements of every slot whose block `t` enters.
+ * Requires `m <= t <= ` every key at the levels. Going up from level 1, once `t` is in
+ * the same slot as the old `m`, it is at every higher level too, so the loop stops.
+ */
+const moveMinAllowedKey = (pq: PriorityQueue<unknown>, t: number): void => {
+  const old = pq.minAllowedKey
+  if (t === old) return
+  const levels = pq.levels
+  pq.minAllowedKey = t
+  pq.maxAllowedKey = maxAllowedKeyFor(levels, t)
+  for (let level = 1; level < levels.count; level++) {
+    const slotsPerKey = levels.slotsPerKey[level]!
+    const block = Math.floor(t * slotsPerKey)
+    if (block === Math.floor(old * slotsPerKey)) return
+    if (levels.occupiedSlots[level] !== 0) moveSlotDown(pq, level, block & levels.slotMask[level]!)
+  }
+}
+
+/** Empties a slot and places each of its elements again, in order, relative to `m`. */
+const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
+  const levels = pq.levels
+  const pool = pq.pool
+  const head = levels.firstHead[level]! + slot
+  if (pool.next[head] === head) return
+  markEmpty(levels, level, slot)
+  const next = pool.next
+  const keys = pool.keys
+  for (let row = detachAll(pool, head); row !== head; ) {
+    const following = next[row]!
+    place(pq, row, keys[row]!)
+    row = following
+  }
+}
+
+/**
+ * The first occupied slot, lowest level first, whose keys may be below `bound`, encoded
+ * as `slot * 64 + level`; -1 if no key is below `bound`. With `bound` past every key it
+ * is simply the first occupied slot, which holds the least key.
+ */
+const firstOccupiedBelow = (pq: PriorityQueue<unknown>, bound: number): number => {
+  const levels = pq.levels
+  const m = pq.minAllowedKey
+  for (let level = 0; level < levels.count; level++) {
+    if (levels.occupiedSlots[level] === 0) continue
+    const from = firstSlotInUse(levels, level, m)
+    let slot: number
+    if (level === levels.top) {
+      slot = nextOccupiedAround(levels, level, from)
+      if (slotMinKey(levels, level, slot, m) >= bound) return NOT_FOUND
+    } else {
+      slot = nextOccupied(levels, level, from, lastSlotBelow(pq, level, bound))
+      // Occupied slots past the bound hold keys above it, and higher levels larger ones.
+      if (slot === NOT_FOUND) return NOT_FOUND
+    }
+    return slot * 64 + level
+  }
+  return NOT_FOUND
+}
+
+/** The last slot of a level below the top whose keys may be below `bound`. */
+const lastSlotBelow = (pq: PriorityQueue<unknown>, level: number, bound: number): number => {
+  const levels = pq.levels
+  const mask = levels.slotMask[level]!
+  const levelSpan = levels.keysPerSlot[level]! * (mask + 1)
+  const levelEnd = Math.floor(pq.minAllowedKey / levelSpan) * levelSpan + levelSpan
+  return bound > levelEnd ? mask : slotOf(levels, level, bound - 1)
+}
+
+/**
+ * Moves every element with key below `target` to the due list, in key order and, within a
+ * key, in the order added; then sets `m = target`.
+ */
+const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
+  const levels = pq.levels
+  pq.minRow = NO_ROW
+  while (pq.minAllowedKey < target) {
+    const found = firstOccupiedBelow(pq, target)
+    if (found === NOT_FOUND) break
+    const level = found & 63
+    const slot = (found - level) / 64
+    const start = slotMinKey(levels, level, slot, pq.minAllowedKey)
+    if (level === 0) {
+      spliceToEnd(pq.pool, levels.firstHead[0]! + slot, levels.dueHead)
+      markEmpty(levels, 0, slot)
+      moveMinAllowedKey(pq, start + 1)
+    } else {
+      moveMinAllowedKey(pq, start)
+    }
+  }
+  moveMinAllowedKey(pq, target)
+}
+
+/**
+ * Runs `handle` on each due element in order. Each leaves the queue before its handler
+ * runs and is freed after, unless the handler changed it back in. Every due element is
+ * handled even if a handler throws; the first error is rethrown at the end.
+ */
+const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void => {
+  const pool = pq.pool
+  const due = pq.levels.dueHead
+  let failed = false
+  let error: unknown
+  pq.firing = true
+  while (pool.next[due] !== due) {
+    const row = pool.next[due]!
+    unlink(pool, row)
+    pq.length--
+    pq.firingRow = row
+    const elt = handleOf(pool, row) as Elt<A>
+    try {
+      handle(elt)
+    } catch (e) {
+      if (!failed) {
+        failed = true
+        error = e
+      }
+    }
+    if (pool.prev[row] === UNLINKED && handleOf(pool, row) === elt) release(pool, row)
+  }
+  pq.firingRow = NO_ROW
+  pq.firing = false
+  if (failed) throw error
+}
+
+/**
+ * Raises the minimum allowed key to `key`, first removing every element with a smaller
+ * key and calling `handleRemoved` on each, in non-decreasing key order and, for equal
+ * keys, in the order they were added (a `change` counts as adding). A no-op if
+ * `key <= minAllowedKey`.
+ *
+ * Handlers may call `add`, `remove`, `change`, `mem`, `Elt.*` and read-only functions;
+ * during them `minAllowedKey` is already `key`. An element removed or changed by an
+ * earlier handler is not handled. If a handler throws, the rest still run and the first
+ * error is rethrown at the end.
+ *
+ * Time: proportional to the elements removed or moved down a level plus the occupied
+ * slots passed; empty slots are skipped 32 at a time.
+ *
+ * Throws `TimeOutOfRange` if `key` is not an integer or exceeds `maxRepresentableKey`,
+ * `Reentrant` if called from a handler.
+ */
+export const increaseMinAllowedKey = <A>(
+  pq: PriorityQueue<A>,
+  key: number,
+  handleRemoved: (elt: Elt<A>) => void,
+): void => {
+  if (pq.firing) reentrant('increaseMinAllowedKey')
+  if (!(Math.floor(key) === key && key <= maxRepresentableKey)) {
+    throw new TimingWheelError(
+      'TimeOutOfRange',
+      `increaseMinAllowedKey key ${show(key)} is not an integer at most maxRepresentableKey ${maxRepresentableKey}`,
+    )
+  }
+  if (key <= pq.minAllowedKey) return
+  collectDue(pq, key)
+  fireDue(pq, handleRemoved)
+}
+
+/**
+ * @internal Removes the elements with key `minAllowedKey` whose stored number is at most
+ * `maxAt`, handling them in the order added, as `increaseMinAllowedKey` does.
+ */
+export const removeAtMinKeyUpTo = <A>(
+  pq: PriorityQueue<A>,
+  maxAt: number,
+  handleRemoved: (elt: Elt<A>) => void,
+): void => {
+  if (pq.firing) reentrant('firePastAlarms')
+  const levels = pq.levels
+  const pool = pq.pool
+  const slot = slotOf(levels, 0, pq.minAllowedKey)
+  if (!isOccupied(levels, 0, slot)) return
+  const head = levels.firstHead[0]! + slot
+  const next = pool.next
+  for (let row = next[head]!; row !== head; ) {
+    const following = next[row]!
+    if (pool.ats[row]! <= maxAt) {
+      detach(pq, row)
+      linkLast(pool, levels.dueHead, row)
+    }
+    row = following
+  }
+  fireDue(pq, handleRemoved)
+}
+
+// The minimum.
+
+/** The row of an element with the least key (the first added among equals), or -1. */
+const minRow = (pq: PriorityQueue<unknown>): number => {
+  const pool = pq.pool
+  const due = pq.levels.dueHead
+  if (pool.next[due] !== due) return pool.next[due]!
+  if (pq.length === 0) return NO_ROW
+  if (pq.minRow === NO_ROW) pq.minRow = findMinRow(pq)
+  return pq.minRow
+}
+
+const findMinRow = (pq: PriorityQueue<unknown>): number => {
+  const levels = pq.levels
+  const pool = pq.pool
+  const found = firstOccupiedBelow(pq, Infinity)
+  const level = found & 63
+  const head = levels.firstHead[level]! + (found - level) / 64
+  let best = pool.next[head]!
+  if (level === 0) return best
+  // Above level 0 a slot mixes keys; the first of the least key is the one added first.
+  const keys = pool.keys
+  for (let row = pool.next[best]!; row !== head; row = pool.next[row]!) {
+    if (keys[row]! < keys[best]!) best = row
+  }
+  return best
+}
+
+/** An element with the least key (the first added among equals). Cheap: see README. */
+export const minElt = <A>(pq: PriorityQueue<A>): O.Option<Elt<A>> => {
+  const row = minRow(pq)
+  return row === NO_ROW ? O.none : O.some(handleOf(pq.pool, row) as Elt<A>)
+}
+
+export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
+  const row = minRow(pq)
+  if (row === NO_ROW) empty('minEltExn')
+  return handleOf(pq.pool, row) as Elt<A>
+}
+
+/** The least key in the queue. */
+export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> => {
+  const row = minRow(pq)
+  return row === NO_ROW ? O.none : O.some(pq.pool.keys[row]!)
+}
+
+export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
+  const row = minRow(pq)
+  if (row === NO_ROW) empty('minKeyExn')
+  return pq.pool.keys[row]!
+}
+
+/**
+ * @internal The least and greatest stored numbers among the elements with the least key,
+ * or `undefined` if the queue is empty.
+ */
+export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, number] | undefined => {
+  const first = minRow(pq)
+  if (first === NO_ROW) return undefined
+  const pool = pq.pool
+  const key = pool.keys[first]!
+  let least = Infinity
+  let greatest = -Infinity
+  // The least key's elements share a list with `first`: the due list or a slot.
+  for (let row = first; row >= pq.pool.firstElement; row = pool.next[row]!) {
+    if (pool.keys[row] === key) {
+      const at = pool.ats[row]!
+      if (at < least) least = at
+      if (at > greatest) greatest = at
+    }
+  }
+  return [least, greatest]
+}
+
+// Whole-queue operations.
+
+/** Calls `f` on the head row of every non-empty list: the due list, then each slot. */
+const forEachList = (pq: PriorityQueue<unknown>, f: (head: number) => void): void => {
+  const levels = pq.levels
+  f(levels.dueHead)
+  for (let level = 0; level < levels.count; level++) {
+    const last = levels.slotMask[level]!
+    for (let slot = nextOccupied(levels, level, 0, last); slot !== NOT_FOUND; ) {
+      f(levels.firstHead[level]! + slot)
+      slot = slot === last ? NOT_FOUND : nextOccupied(levels, level, slot + 1, last)
+    }
+  }
+}
+
+/** Every element in the queue, in no particular order. Linear time. */
+export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
+  const pool = pq.pool
+  const elts: Array<Elt<A>> = []
+  forEachList(pq, (head) => {
+    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) {
+      elts.push(handleOf(pool, row) as Elt<A>)
+    }
+  })
+  return elts
+}
+
+/**
+ * Calls `f` on every element, in no particular order. `f` sees the queue as it was when
+ * `iter` was called; it may change the queue. Linear time.
+ */
+export const iter = <A>(pq: PriorityQueue<A>, f: (elt: Elt<A>) => void): void => {
+  toArray(pq).forEach((elt) => f(elt))
+}
+
+/**
+ * Removes every element; their handles die. `minAllowedKey` stays. Linear time.
+ * Throws `Reentrant` if called from a handler.
+ */
+export const clear = (pq: PriorityQueue<unknown>): void => {
+  if (pq.firing) reentrant('clear')
+  const pool = pq.pool
+  forEachList(pq, (head) => {
+    for (let row = detachAll(pool, head); row !== head; ) {
+      const following = pool.next[row]!
+      release(pool, row)
+      row = following
+    }
+  })
+  clearOccupancy(pq.levels)
+  pq.length = 0
+  pq.minRow = NO_ROW
+}
+
+// Invariant.
+
+const check = (ok: boolean, what: string): void => {
+  if (!ok) throw new Error(`PriorityQueue invariant broken: ${what}`)
+}
+
+/**
+ * The key range `[low, high]` of each level when the minimum allowed key is `m`
+ * (`high = low - 1` for a level that can hold nothing now).
+ */
+export const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number, number]> => {
+  const levels = pq.levels
+  const m = pq.minAllowedKey
+  const ranges: Array<readonly [number, number]> = []
+  let low = m
+  for (let level = 0; level < levels.count; level++) {
+    const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
+    const high =
+      level === levels.top ? pq.maxAllowedKey : Math.floor(m / span) * span + span - 1
+    ranges.push([low, high])
+    low = high + 1
+  }
+  return ranges
+}
+
+/**
+ * Checks every field against its derivation and throws an `Error` naming the first that
+ * is wrong. Linear in the size of the queue; meant for tests.
+ */
+export const invariant = (pq: PriorityQueue<unknown>): void => {
+  const levels = pq.levels
+  const pool = pq.pool
+  const m = pq.minAllowedKey
+  check(Number.isInteger(m) && m >= 0 && m <= maxRepresentableKey, `minAllowedKey ${m}`)
+  check(pq.maxAllowedKey === maxAllowedKeyFor(levels, m), `maxAllowedKey ${pq.maxAllowedKey}`)
+  const guaranteed = Math.min(maxRepresentableKey, m + 2 ** LevelBits.numBits(pq.levelBits) - 1)
+  check(pq.maxAllowedKey >= guaranteed, `maxAllowedKey ${pq.maxAllowedKey} < ${guaranteed}`)
+  const ranges = levelRanges(pq)
+  ranges.forEach(([low, high], level) => {
+    const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
+    check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)
+    check(high >= low - 1, `level ${level} range [${low}, ${high}]`)
+  })
+  check(ranges[levels.top]![1] === pq.maxAllowedKey, 'top level ends at maxAllowedKey')
+
+  const seen = new Set<number>()
+  const leveled = new Set<number>()
+  const visit = (head: number, checkRow: (row: number) => void): number => {
+    let count = 0
+    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) {
+      check(row >= pool.firstElement && row < pool.used, `row ${row} in list ${head}`)
+      check(!seen.has(row), `row ${row} on two lists or twice on one`)
+      seen.add(row)
+      check(pool.prev[pool.next[row]!] === row, `links around row ${row}`)
+      checkRow(row)
+      count++
+    }
+    check(pool.prev[pool.next[head]!] === head, `links of head ${head}`)
+    return count
+  }
+
+  let count = 0
+  let previousDueKey = -Infinity
+  count += visit(levels.dueHead, (row) => {
+    const key = pool.keys[row]!
+    check(pq.firing, 'due elements outside of handlers')
+    check(key < m && key >= previousDueKey, `due row ${row} with key ${key} out of order`)
+    previousDueKey = key
+  })
+  for (let level = 0; level < levels.count; level++) {
+    const [low, high] = ranges[level]!
+    let occupiedSlots = 0
+    for (let slot = 0; slot <= levels.slotMask[level]!; slot++) {
+      const head = levels.firstHead[level]! + slot
+      const inList = visit(head, (row) => {
+        const key = pool.keys[row]!
+        check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
+        check(levelOf(levels, key, m) === level, `key ${key} at level ${level}`)
+        check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
+        leveled.add(row)
+      })
+      check(isOccupied(levels, level, slot) === inList > 0, `bitmap of level ${level} slot ${slot}`)
+      if (inList > 0) occupiedSlots++
+      count += inList
+    }
+    check(levels.occupiedSlots[level] === occupiedSlots, `occupied slot count of level ${level}`)
+  }
+  check(count === pq.length, `length ${pq.length} but ${count} elements linked`)
+
+  if (pq.minRow !== NO_ROW) {
+    check(leveled.has(pq.minRow), 'the cached minimum is at a level')
+    const key = pool.keys[pq.minRow]!
+    for (const row of leveled) check(pool.keys[row]! >= key, `cached minimum ${key} is not the least key`)
+  }
+
+  const free = new Set<number>()
+  for (let row = pool.freeHead; row !== NO_ROW; row = pool.next[row]!) {
+    check(row >= pool.firstElement && row < pool.used, `free row ${row}`)
+    check(!seen.has(row) && !free.has(row) && pool.prev[row] === UNLINKED, `free row ${row} is in use or loops`)
+    free.add(row)
+  }
+  for (let row = pool.firstElement; row < pool.used; row++) {
+    const linked = pool.prev[row] !== UNLINKED
+    check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
+    if (!linked && !free.has(row) && row !== pq.firingRow) {
+      check(pool.gens[row] === pool.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
+    }
+  }
+  check(pq.firing || pq.firingRow === NO_ROW, 'firing row outside of handlers')
+}

@@ -1,0 +1,311 @@
+import * as O from 'fp-ts/lib/Option.js'
+import { describe, expect, it } from 'vitest'
+import { Elt, LevelBits, PriorityQueue } from '../lib/index.js'
+import { expectCode } from './support/expect-error.js'
+
+const drain = <A>(pq: PriorityQueue.PriorityQueue<A>, key: number): A[] => {
+  const out: A[] = []
+  PriorityQueue.increaseMinAllowedKey(pq, key, (e) => out.push(Elt.value(pq, e)))
+  return out
+}
+
+describe('PriorityQueue.create', () => {
+  it('starts empty at key 0 with the default level bits', () => {
+    const pq = PriorityQueue.create<string>()
+    expect(PriorityQueue.length(pq)).toBe(0)
+    expect(PriorityQueue.isEmpty(pq)).toBe(true)
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(0)
+    expect(PriorityQueue.levelBits(pq)).toEqual(LevelBits.default)
+    expect(PriorityQueue.maxAllowedKey(pq)).toBe(PriorityQueue.maxRepresentableKey)
+    PriorityQueue.invariant(pq)
+  })
+
+  it('takes level bits as validated LevelBits or a plain array', () => {
+    expect(PriorityQueue.levelBits(PriorityQueue.create({ levelBits: [4, 4] }))).toEqual([4, 4])
+    expect(PriorityQueue.levelBits(PriorityQueue.create({ levelBits: LevelBits.createExn([3]) }))).toEqual([3])
+    expectCode('InvalidLevelBits', () => PriorityQueue.create({ levelBits: [0] }))
+  })
+
+  it('presizes with capacity and rejects a bad one', () => {
+    const pq = PriorityQueue.create<number>({ capacity: 1000 })
+    for (let i = 0; i < 5000; i++) PriorityQueue.add(pq, i, i)
+    expect(PriorityQueue.length(pq)).toBe(5000)
+    PriorityQueue.invariant(pq)
+    for (const bad of [-1, 1.5, Number.NaN, 2 ** 27]) {
+      expect(expectCode('InvalidConfig', () => PriorityQueue.create({ capacity: bad }))).toContain(String(bad))
+    }
+  })
+})
+
+describe('the key range', () => {
+  it('maxAllowedKey covers at least 2^numBits keys from the minimum', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [2, 3] })
+    for (const m of [0, 1, 7, 31, 32, 33, 1000, 2 ** 40 + 5]) {
+      PriorityQueue.increaseMinAllowedKey(pq, m, () => {})
+      expect(PriorityQueue.minAllowedKey(pq)).toBe(m)
+      expect(PriorityQueue.maxAllowedKey(pq)).toBeGreaterThanOrEqual(m + 2 ** 5 - 1)
+      PriorityQueue.invariant(pq)
+    }
+  })
+
+  it('maxAllowedKey never passes maxRepresentableKey', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [4] })
+    const max = PriorityQueue.maxRepresentableKey
+    PriorityQueue.increaseMinAllowedKey(pq, max - 3, () => {})
+    expect(PriorityQueue.maxAllowedKey(pq)).toBe(max)
+    PriorityQueue.add(pq, max, 1)
+    expect(drain(pq, max)).toEqual([])
+    PriorityQueue.invariant(pq)
+  })
+})
+
+describe('add, remove, change, mem', () => {
+  it('add returns a handle whose key and value read back', () => {
+    const pq = PriorityQueue.create<string>()
+    const e = PriorityQueue.add(pq, 42, 'x')
+    expect(PriorityQueue.mem(pq, e)).toBe(true)
+    expect(Elt.key(pq, e)).toBe(42)
+    expect(Elt.value(pq, e)).toBe('x')
+    expect(PriorityQueue.length(pq)).toBe(1)
+  })
+
+  it('add rejects keys outside [min, max] and non-integers, changing nothing', () => {
+    const pq = PriorityQueue.create<string>({ levelBits: [3, 3] })
+    PriorityQueue.increaseMinAllowedKey(pq, 10, () => {})
+    const max = PriorityQueue.maxAllowedKey(pq)
+    for (const key of [9, max + 1, 10.5, Number.NaN, Infinity, -Infinity]) {
+      const message = expectCode('TimeOutOfRange', () => PriorityQueue.add(pq, key, 'bad'))
+      expect(message).toContain(String(key))
+      expect(message).toContain(`[minAllowedKey 10, maxAllowedKey ${max}]`)
+    }
+    expect(PriorityQueue.length(pq)).toBe(0)
+    PriorityQueue.invariant(pq)
+  })
+
+  it('remove takes an element out; a second remove is AlarmNotFound', () => {
+    const pq = PriorityQueue.create<string>()
+    const a = PriorityQueue.add(pq, 1, 'a')
+    const b = PriorityQueue.add(pq, 1, 'b')
+    PriorityQueue.remove(pq, a)
+    expect(PriorityQueue.mem(pq, a)).toBe(false)
+    expect(PriorityQueue.length(pq)).toBe(1)
+    expectCode('AlarmNotFound', () => PriorityQueue.remove(pq, a))
+    expectCode('AlarmNotFound', () => Elt.key(pq, a))
+    expectCode('AlarmNotFound', () => Elt.value(pq, a))
+    expectCode('AlarmNotFound', () => PriorityQueue.remove(pq, Elt.null()))
+    expect(PriorityQueue.mem(pq, Elt.null())).toBe(false)
+    expect(drain(pq, 2)).toEqual(['b'])
+  })
+
+  it('refuses handles from another queue where the handle can tell', () => {
+    const p = PriorityQueue.create<string>()
+    const q = PriorityQueue.create<string>()
+    const e = PriorityQueue.add(p, 1, 'p')
+    PriorityQueue.add(q, 1, 'q')
+    expect(PriorityQueue.mem(q, e)).toBe(false)
+    expectCode('AlarmNotFound', () => PriorityQueue.remove(q, e))
+  })
+
+  it('change moves an element to a new key, last among its new equals', () => {
+    const pq = PriorityQueue.create<string>()
+    const a = PriorityQueue.add(pq, 5, 'a')
+    PriorityQueue.add(pq, 3, 'b')
+    PriorityQueue.change(pq, a, 3)
+    expect(Elt.key(pq, a)).toBe(3)
+    expect(drain(pq, 4)).toEqual(['b', 'a'])
+    expectCode('AlarmNotFound', () => PriorityQueue.change(pq, a, 9))
+  })
+
+  it('change with a bad key throws and leaves the element where it was', () => {
+    const pq = PriorityQueue.create<string>()
+    const a = PriorityQueue.add(pq, 5, 'a')
+    expectCode('TimeOutOfRange', () => PriorityQueue.change(pq, a, -1))
+    expect(Elt.key(pq, a)).toBe(5)
+    PriorityQueue.invariant(pq)
+  })
+
+  it('a handle stays dead after its row is reused a million times', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [4, 4] })
+    const first = PriorityQueue.add(pq, 1, 0)
+    PriorityQueue.remove(pq, first)
+    const seen = new Set<number>([first])
+    let last = first
+    for (let i = 1; i <= 1_000_000; i++) {
+      last = PriorityQueue.add(pq, 1, i)
+      if (i % 1000 === 0) {
+        expect(seen.has(last)).toBe(false)
+        seen.add(last)
+      }
+      if (PriorityQueue.mem(pq, first)) throw new Error(`first handle came back after ${i} reuses`)
+      PriorityQueue.remove(pq, last)
+    }
+    expect(PriorityQueue.mem(pq, first)).toBe(false)
+    expectCode('AlarmNotFound', () => PriorityQueue.remove(pq, first))
+    expect(PriorityQueue.isEmpty(pq)).toBe(true)
+    PriorityQueue.invariant(pq)
+  })
+})
+
+describe('increaseMinAllowedKey', () => {
+  it('removes keys below the new minimum in key order, ties in insertion order', () => {
+    const pq = PriorityQueue.create<string>({ levelBits: [2, 2, 2] })
+    // Spread over every level, with ties added before and after the minimum moves.
+    PriorityQueue.add(pq, 40, 'k40-first')
+    PriorityQueue.add(pq, 3, 'k3')
+    PriorityQueue.add(pq, 17, 'k17')
+    PriorityQueue.add(pq, 40, 'k40-second')
+    PriorityQueue.add(pq, 0, 'k0')
+    expect(drain(pq, 20)).toEqual(['k0', 'k3', 'k17'])
+    PriorityQueue.add(pq, 40, 'k40-third')
+    expect(drain(pq, 64)).toEqual(['k40-first', 'k40-second', 'k40-third'])
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(64)
+    PriorityQueue.invariant(pq)
+  })
+
+  it('is a no-op for keys at or below the minimum', () => {
+    const pq = PriorityQueue.create<string>()
+    PriorityQueue.increaseMinAllowedKey(pq, 10, () => {})
+    PriorityQueue.add(pq, 10, 'x')
+    expect(drain(pq, 10)).toEqual([])
+    expect(drain(pq, 3)).toEqual([])
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(10)
+  })
+
+  it('jumps across the whole key range at once', () => {
+    const pq = PriorityQueue.create<number>()
+    const max = PriorityQueue.maxRepresentableKey
+    PriorityQueue.add(pq, 2 ** 51, 2)
+    PriorityQueue.add(pq, 1, 1)
+    PriorityQueue.add(pq, max, 3)
+    expect(drain(pq, max)).toEqual([1, 2])
+    expect(PriorityQueue.minKey(pq)).toEqual(O.some(max))
+    PriorityQueue.invariant(pq)
+  })
+
+  it('rejects keys that are not integers up to maxRepresentableKey, changing nothing', () => {
+    const pq = PriorityQueue.create<number>()
+    PriorityQueue.add(pq, 1, 1)
+    for (const key of [2 ** 52, 1.5, Number.NaN, Infinity]) {
+      expect(expectCode('TimeOutOfRange', () => PriorityQueue.increaseMinAllowedKey(pq, key, () => {}))).toContain(String(key))
+    }
+    expect(PriorityQueue.length(pq)).toBe(1)
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(0)
+  })
+
+  it('lets handlers add, remove and change; what they remove does not fire', () => {
+    const pq = PriorityQueue.create<string>({ levelBits: [3, 3] })
+    const handles = new Map<string, PriorityQueue.Elt<string>>()
+    for (const [key, name] of [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']] as const) {
+      handles.set(name, PriorityQueue.add(pq, key, name))
+    }
+    const fired: string[] = []
+    PriorityQueue.increaseMinAllowedKey(pq, 5, (e) => {
+      const name = Elt.value(pq, e)
+      fired.push(name)
+      expect(PriorityQueue.minAllowedKey(pq)).toBe(5)
+      if (name === 'a') {
+        PriorityQueue.remove(pq, handles.get('b')!)
+        PriorityQueue.change(pq, handles.get('c')!, 9)
+        PriorityQueue.add(pq, 5, 'e')
+      }
+    })
+    expect(fired).toEqual(['a', 'd'])
+    expect(PriorityQueue.toArray(pq).map((e) => Elt.value(pq, e)).sort()).toEqual(['c', 'e'])
+    PriorityQueue.invariant(pq)
+  })
+
+  it('inside its own handler an element is out of the queue but readable; change puts it back', () => {
+    const pq = PriorityQueue.create<string>()
+    const e = PriorityQueue.add(pq, 1, 'periodic')
+    PriorityQueue.increaseMinAllowedKey(pq, 2, (self) => {
+      expect(self).toBe(e)
+      expect(PriorityQueue.mem(pq, self)).toBe(false)
+      expect(PriorityQueue.length(pq)).toBe(0)
+      expect(Elt.key(pq, self)).toBe(1)
+      expectCode('AlarmNotFound', () => PriorityQueue.remove(pq, self))
+      PriorityQueue.change(pq, self, 7)
+    })
+    expect(PriorityQueue.mem(pq, e)).toBe(true)
+    expect(Elt.key(pq, e)).toBe(7)
+    let fired: PriorityQueue.Elt<string> | undefined
+    PriorityQueue.increaseMinAllowedKey(pq, 8, (self) => (fired = self))
+    expect(fired).toBe(e)
+    expect(PriorityQueue.mem(pq, e)).toBe(false)
+    expectCode('AlarmNotFound', () => Elt.value(pq, e))
+  })
+
+  it('rejects reentrant increase and clear from a handler', () => {
+    const pq = PriorityQueue.create<string>()
+    PriorityQueue.add(pq, 1, 'x')
+    PriorityQueue.increaseMinAllowedKey(pq, 2, () => {
+      expectCode('Reentrant', () => PriorityQueue.increaseMinAllowedKey(pq, 3, () => {}))
+      expectCode('Reentrant', () => PriorityQueue.clear(pq))
+    })
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(2)
+  })
+
+  it('completes when handlers throw, then rethrows the first error', () => {
+    const pq = PriorityQueue.create<number>()
+    for (let k = 0; k < 5; k++) PriorityQueue.add(pq, k, k)
+    const fired: number[] = []
+    expect(() =>
+      PriorityQueue.increaseMinAllowedKey(pq, 5, (e) => {
+        const v = Elt.value(pq, e)
+        fired.push(v)
+        if (v % 2 === 1) throw new Error(`boom ${v}`)
+      }),
+    ).toThrow('boom 1')
+    expect(fired).toEqual([0, 1, 2, 3, 4])
+    expect(PriorityQueue.isEmpty(pq)).toBe(true)
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(5)
+    PriorityQueue.invariant(pq)
+  })
+})
+
+describe('minimum, iteration, clear', () => {
+  it('minElt and minKey find the least key, first added among equals', () => {
+    const pq = PriorityQueue.create<string>({ levelBits: [2, 2] })
+    expect(PriorityQueue.minElt(pq)).toEqual(O.none)
+    expect(PriorityQueue.minKey(pq)).toEqual(O.none)
+    expectCode('Empty', () => PriorityQueue.minEltExn(pq))
+    expectCode('Empty', () => PriorityQueue.minKeyExn(pq))
+    PriorityQueue.add(pq, 9, 'late')
+    const a = PriorityQueue.add(pq, 6, 'a')
+    PriorityQueue.add(pq, 6, 'b')
+    expect(PriorityQueue.minElt(pq)).toEqual(O.some(a))
+    expect(PriorityQueue.minEltExn(pq)).toBe(a)
+    expect(PriorityQueue.minKeyExn(pq)).toBe(6)
+    PriorityQueue.remove(pq, a)
+    expect(Elt.value(pq, PriorityQueue.minEltExn(pq))).toBe('b')
+  })
+
+  it('iter and toArray visit every element once', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [3, 3] })
+    for (let k = 0; k < 60; k += 3) PriorityQueue.add(pq, k, k)
+    const seen: number[] = []
+    PriorityQueue.iter(pq, (e) => seen.push(Elt.value(pq, e)))
+    expect(seen.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => 3 * i))
+    expect(PriorityQueue.toArray(pq)).toHaveLength(20)
+  })
+
+  it('clear removes everything, kills the handles and keeps the minimum', () => {
+    const pq = PriorityQueue.create<number>()
+    PriorityQueue.increaseMinAllowedKey(pq, 100, () => {})
+    const es = [100, 5000, 2 ** 40].map((k) => PriorityQueue.add(pq, k, k))
+    PriorityQueue.clear(pq)
+    expect(PriorityQueue.isEmpty(pq)).toBe(true)
+    expect(PriorityQueue.minAllowedKey(pq)).toBe(100)
+    for (const e of es) expect(PriorityQueue.mem(pq, e)).toBe(false)
+    PriorityQueue.invariant(pq)
+    PriorityQueue.add(pq, 101, 1)
+    expect(drain(pq, 102)).toEqual([1])
+  })
+
+  it('invariant notices a corrupted structure', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [3, 3] })
+    PriorityQueue.add(pq, 20, 20)
+    PriorityQueue.invariant(pq)
+    ;(pq as unknown as { length: number }).length = 2
+    expect(() => PriorityQueue.invariant(pq)).toThrow(/length/)
+  })
+})
