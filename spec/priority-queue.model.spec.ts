@@ -110,7 +110,7 @@ class AddBad implements fc.Command<World, World> {
   constructor(readonly which: string) {}
   check = () => true
   run(_: World, w: World): void {
-    const key = badKey(w.pq, w.which ?? this.which)
+    const key = badKey(w.pq, this.which)
     expectUnchangedAfterError(w, 'TimeOutOfRange', () => PriorityQueue.add(w.pq, key, -1))
     sameState(w)
   }
@@ -281,9 +281,9 @@ const commandsArb = fc.commands(
     fc.tuple(fc.nat(), keyChoiceArb, fc.option(badKeyArb, { freq: 5 })).map(([p, k, b]) => new Change(p, k, b)),
     fc.nat().map((p) => new UseDead(p)),
     fc.tuple(advanceArb, fc.array(handlerActionArb, { maxLength: 4 })).map(([a, h]) => new Increase(a, h)),
-    fc.tuple(advanceArb, fc.constant([])).map(([a, h]) => new Increase(a, h)),
+    fc.tuple(advanceArb, fc.constant<HandlerAction[]>([])).map(([a, h]) => new Increase(a, h)),
   ],
-  { maxCommands: 60 },
+  { maxCommands: 60, size: 'large' },
 )
 
 describe('PriorityQueue against a sorted-list model', () => {

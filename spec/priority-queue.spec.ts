@@ -85,7 +85,7 @@ describe('add, remove, change, mem', () => {
   it('remove takes an element out; a second remove is AlarmNotFound', () => {
     const pq = PriorityQueue.create<string>()
     const a = PriorityQueue.add(pq, 1, 'a')
-    const b = PriorityQueue.add(pq, 1, 'b')
+    PriorityQueue.add(pq, 1, 'b')
     PriorityQueue.remove(pq, a)
     expect(PriorityQueue.mem(pq, a)).toBe(false)
     expect(PriorityQueue.length(pq)).toBe(1)

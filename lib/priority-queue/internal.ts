@@ -10,4 +10,7 @@ export {
   removeAtMinKeyUpTo,
   atRangeOfMinKey,
   levelRanges,
+  toArrayInOrder,
+  isFiring,
+  nameAs,
 } from './priority-queue.js'

@@ -88,6 +88,7 @@ export class PriorityQueue<A> {
   /** @internal A row whose key is the least of all elements at the levels, or -1: unknown. */ minRow = NO_ROW
   /** @internal True while handlers of removed elements run. */ firing = false
   /** @internal The row whose handler is running, or -1. */ firingRow = NO_ROW
+  /** @internal What error messages call the structure. */ noun = 'priority queue'
 
   /** @internal */
   constructor(levelBits: LevelBits.LevelBits, capacity: number) {
@@ -118,10 +119,10 @@ const keyOutOfRange = (pq: PriorityQueue<unknown>, what: string, key: unknown): 
   )
 }
 
-const notFound = (what: string, elt: unknown): never => {
+const notFound = (pq: PriorityQueue<unknown>, what: string, elt: unknown): never => {
   throw new TimingWheelError(
     'AlarmNotFound',
-    `${what}: element ${show(elt)} is not in this priority queue (removed, already fired, null, or from another queue)`,
+    `${what}: ${show(elt)} is not in this ${pq.noun} (removed, already fired, null, or from another one)`,
   )
 }
 
@@ -240,14 +241,14 @@ export const add = <A>(pq: PriorityQueue<A>, key: number, value: A): Elt<A> =>
 const linkedRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
   const pool = pq.pool
   const row = rowOfHandle(pool, elt)
-  if (row === NO_ROW || !isLinked(pool, row)) notFound(what, elt)
+  if (row === NO_ROW || !isLinked(pool, row)) notFound(pq, what, elt)
   return row
 }
 
 /** The row of an element in the queue or of the one whose handler is running. */
 const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
   const row = rowOfHandle(pq.pool, elt)
-  if (row === NO_ROW) notFound(what, elt)
+  if (row === NO_ROW) notFound(pq, what, elt)
   return row
 }
 
@@ -583,6 +584,40 @@ const forEachList = (pq: PriorityQueue<unknown>, f: (head: number) => void): voi
       slot = slot === last ? NOT_FOUND : nextOccupied(levels, level, slot + 1, last)
     }
   }
+}
+
+/**
+ * @internal Every element in removal order: by key, equal keys in the order added. A
+ * slot's list keeps equal keys in order, so a stable sort of each slot by key, taken in
+ * slot order from the lowest level up, gives the order. Time: n log(n) at worst.
+ */
+export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
+  const levels = pq.levels
+  const pool = pq.pool
+  const m = pq.minAllowedKey
+  const elts: Array<Elt<A>> = []
+  const takeList = (head: number): void => {
+    const rows: number[] = []
+    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) rows.push(row)
+    rows.sort((a, b) => pool.keys[a]! - pool.keys[b]!)
+    for (const row of rows) elts.push(handleOf(pool, row) as Elt<A>)
+  }
+  takeList(levels.dueHead)
+  for (let level = 0; level < levels.count; level++) {
+    const mask = levels.slotMask[level]!
+    const first = firstSlotInUse(levels, level, m)
+    const slots = level === levels.top ? mask + 1 : mask + 1 - first
+    for (let i = 0; i < slots; i++) takeList(levels.firstHead[level]! + ((first + i) & mask))
+  }
+  return elts
+}
+
+/** @internal Whether handlers of removed elements are running. */
+export const isFiring = (pq: PriorityQueue<unknown>): boolean => pq.firing
+
+/** @internal Sets what error messages call the structure. */
+export const nameAs = (pq: PriorityQueue<unknown>, noun: string): void => {
+  pq.noun = noun
 }
 
 /** Every element in the queue, in no particular order. Linear time. */

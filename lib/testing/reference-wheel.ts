@@ -1,0 +1,285 @@
+/**
+ * A plainly correct timing wheel: the alarms in one array kept in firing order, every
+ * operation a search or a splice, every interval found by binary search over the
+ * definition `intervalNumStart(k) = start + k * alarmPrecision`. It is slow on purpose
+ * and shares no code with the wheel but two definitions: how far doubles keep intervals
+ * apart, and the key range of the levels (a formula here, a layout there).
+ *
+ * It has the same functions as `TimingWheel`, with its own handles, and throws
+ * `TimingWheelError`s with the same codes, so differential tests can run one program on
+ * both and compare.
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import { TimingWheelError } from '../errors.js'
+import * as LevelBits from '../level-bits/index.js'
+import { maxExactIntervalNum } from '../timing-wheel/intervals.js'
+import type { Config } from '../timing-wheel/timing-wheel.js'
+
+declare const refAlarmBrand: unique symbol
+/** A handle on an alarm of a {@link ReferenceWheel}. */
+export type RefAlarm<A> = number & { readonly [refAlarmBrand]: A }
+
+interface Entry<A> {
+  readonly handle: RefAlarm<A>
+  at: number
+  key: number
+  readonly value: A
+  /** Bumped at every (re)schedule: tells a rescheduled alarm from the one it was. */
+  version: number
+}
+
+/** The model's state; use this module's functions on it. */
+export interface ReferenceWheel<A> {
+  readonly start: number
+  readonly alarmPrecision: number
+  readonly levelBits: readonly number[]
+  readonly maxIntervalNum: number
+  now: number
+  /** Alarms in firing order: by key, then by when they were (re)scheduled. */
+  entries: Array<Entry<A>>
+  /** The alarm whose handler is running, if any. */
+  firing: Entry<A> | undefined
+  inHandlers: boolean
+  nextHandle: number
+}
+
+const fail = (code: ConstructorParameters<typeof TimingWheelError>[0], message: string): never => {
+  throw new TimingWheelError(code, message)
+}
+
+/** Like `TimingWheel.create`; level bits trimmed to the range as Core does. */
+export const create = <A>(config: Config): ReferenceWheel<A> => {
+  const start = config.start ?? 0
+  const p = config.alarmPrecision
+  if (!(typeof p === 'number' && Number.isFinite(p) && p > 0)) fail('InvalidConfig', `alarmPrecision ${p}`)
+  if (!(typeof start === 'number' && Number.isFinite(start))) fail('InvalidConfig', `start ${start}`)
+  const capacity = config.capacity
+  if (capacity !== undefined && !(Number.isInteger(capacity) && capacity >= 0 && capacity < 2 ** 27)) {
+    fail('InvalidConfig', `capacity ${capacity}`)
+  }
+  const maxIntervalNum = maxExactIntervalNum(start, p)
+  if (maxIntervalNum < 1) fail('InvalidConfig', `alarmPrecision ${p} too fine for start ${start}`)
+  const requested = LevelBits.toArray(LevelBits.fromInput(config.levelBits))
+  const usable = Math.max(1, Math.floor(Math.log2(maxIntervalNum + 1)))
+  const levelBits: number[] = []
+  let remaining = usable
+  for (const b of requested) {
+    if (remaining <= 0) break
+    levelBits.push(Math.min(b, remaining))
+    remaining -= b
+  }
+  return { start, alarmPrecision: p, levelBits, maxIntervalNum, now: start, entries: [], firing: undefined, inHandlers: false, nextHandle: 1 }
+}
+
+// Intervals, from the definition.
+
+export const intervalNumStart = (r: ReferenceWheel<unknown>, k: number): number => r.start + k * r.alarmPrecision
+
+/** The largest `k` in `[0, maxIntervalNum]` with `intervalNumStart(k) <= time`, by bisection. */
+export const intervalNum = (r: ReferenceWheel<unknown>, time: number): number => {
+  if (!(Number.isFinite(time) && time >= r.start && time < intervalNumStart(r, r.maxIntervalNum + 1))) {
+    fail('TimeOutOfRange', `intervalNum of ${time}`)
+  }
+  let low = 0
+  let high = r.maxIntervalNum
+  while (low < high) {
+    const mid = Math.floor((low + high + 1) / 2)
+    if (intervalNumStart(r, mid) <= time) low = mid
+    else high = mid - 1
+  }
+  return low
+}
+
+export const intervalStart = (r: ReferenceWheel<unknown>, time: number): number =>
+  intervalNumStart(r, intervalNum(r, time))
+
+export const now = (r: ReferenceWheel<unknown>): number => r.now
+export const nowIntervalNum = (r: ReferenceWheel<unknown>): number => intervalNum(r, r.now)
+export const length = (r: ReferenceWheel<unknown>): number => r.entries.length
+export const isEmpty = (r: ReferenceWheel<unknown>): boolean => r.entries.length === 0
+
+/**
+ * The last key the levels hold: with levels `b0..bt` and `S = 2^(b0 + ... + b(t-1))`, the
+ * top level holds the `2^bt` blocks of `S` keys after the block of the minimum `m`; with
+ * one level, the `2^b0` keys from `m`. Capped at `2^52 - 1`.
+ */
+export const maxAllowedAlarmIntervalNum = (r: ReferenceWheel<unknown>): number => {
+  const m = nowIntervalNum(r)
+  const bits = r.levelBits
+  const top = bits[bits.length - 1]!
+  const below = 2 ** (bits.reduce((a, b) => a + b, 0) - top)
+  const held = bits.length === 1 ? m + 2 ** top - 1 : (Math.floor(m / below) + 1 + 2 ** top) * below - 1
+  return Math.min(held, 2 ** 52 - 1, r.maxIntervalNum)
+}
+
+export const alarmUpperBound = (r: ReferenceWheel<unknown>): number =>
+  intervalNumStart(r, maxAllowedAlarmIntervalNum(r) + 1)
+
+// Alarms.
+
+const entryOf = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): Entry<A> | undefined =>
+  r.entries.find((e) => e.handle === alarm)
+
+const readable = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): Entry<A> => {
+  const entry = entryOf(r, alarm) ?? (r.firing?.handle === alarm ? r.firing : undefined)
+  if (entry === undefined) return fail('AlarmNotFound', `alarm ${alarm}`)
+  return entry
+}
+
+const checkedKey = (r: ReferenceWheel<unknown>, at: number): number => {
+  const ok =
+    typeof at === 'number' &&
+    Number.isFinite(at) &&
+    at >= intervalNumStart(r, nowIntervalNum(r)) &&
+    at < alarmUpperBound(r)
+  if (!ok) fail('TimeOutOfRange', `alarm at ${at}`)
+  return intervalNum(r, at)
+}
+
+/** Puts an entry after every entry whose key is not greater: last among its interval. */
+const insert = <A>(r: ReferenceWheel<A>, entry: Entry<A>): void => {
+  entry.version = r.nextHandle++
+  const i = r.entries.findIndex((e) => e.key > entry.key)
+  r.entries.splice(i < 0 ? r.entries.length : i, 0, entry)
+}
+
+export const add = <A>(r: ReferenceWheel<A>, at: number, value: A): RefAlarm<A> => {
+  const key = checkedKey(r, at)
+  const handle = r.nextHandle++ as RefAlarm<A>
+  insert(r, { handle, at, key, value, version: 0 })
+  return handle
+}
+
+const checkedIntervalNum = (r: ReferenceWheel<unknown>, k: number): number => {
+  if (!(Number.isInteger(k) && k >= nowIntervalNum(r) && k <= maxAllowedAlarmIntervalNum(r))) {
+    fail('TimeOutOfRange', `interval number ${k}`)
+  }
+  return k
+}
+
+export const addAtIntervalNum = <A>(r: ReferenceWheel<A>, k: number, value: A): RefAlarm<A> =>
+  add(r, intervalNumStart(r, checkedIntervalNum(r, k)), value)
+
+export const mem = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): boolean => entryOf(r, alarm) !== undefined
+
+export const remove = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): void => {
+  if (!mem(r, alarm)) fail('AlarmNotFound', `alarm ${alarm}`)
+  r.entries = r.entries.filter((e) => e.handle !== alarm)
+}
+
+export const reschedule = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>, at: number): void => {
+  const entry = readable(r, alarm)
+  const key = checkedKey(r, at)
+  r.entries = r.entries.filter((e) => e !== entry)
+  entry.at = at
+  entry.key = key
+  insert(r, entry)
+}
+
+export const rescheduleAtIntervalNum = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>, k: number): void => {
+  readable(r, alarm)
+  reschedule(r, alarm, intervalNumStart(r, checkedIntervalNum(r, k)))
+}
+
+export const clear = (r: ReferenceWheel<unknown>): void => {
+  if (r.inHandlers) fail('Reentrant', 'clear')
+  r.entries = []
+}
+
+export const toArray = <A>(r: ReferenceWheel<A>): ReadonlyArray<RefAlarm<A>> => r.entries.map((e) => e.handle)
+export const iter = <A>(r: ReferenceWheel<A>, f: (a: RefAlarm<A>) => void): void => toArray(r).forEach((a) => f(a))
+
+export const alarmAt = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): number => readable(r, alarm).at
+export const alarmValue = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): A => readable(r, alarm).value
+export const alarmIntervalNum = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): number => readable(r, alarm).key
+
+// Firing.
+
+/**
+ * Fires, one at a time, the first entry that `due` accepts, until none does; each leaves
+ * the wheel before its handler runs. Errors are kept and the first rethrown at the end.
+ */
+const fireWhile = <A>(r: ReferenceWheel<A>, due: (e: Entry<A>) => boolean, handle: (a: RefAlarm<A>) => void): void => {
+  r.inHandlers = true
+  let failed = false
+  let error: unknown
+  for (;;) {
+    const entry = r.entries.find(due)
+    if (entry === undefined) break
+    r.entries = r.entries.filter((e) => e !== entry)
+    r.firing = entry
+    try {
+      handle(entry.handle)
+    } catch (e) {
+      if (!failed) {
+        failed = true
+        error = e
+      }
+    }
+    r.firing = undefined
+  }
+  r.inHandlers = false
+  if (failed) throw error
+}
+
+const checkClockTime = (r: ReferenceWheel<unknown>, to: number): void => {
+  if (!(typeof to === 'number' && Number.isFinite(to))) fail('TimeOutOfRange', `advance to ${to}`)
+  if (to >= intervalNumStart(r, r.maxIntervalNum + 1)) fail('TimeOutOfRange', `advance to ${to}`)
+}
+
+export const advanceClock = <A>(r: ReferenceWheel<A>, to: number, handleFired: (a: RefAlarm<A>) => void): void => {
+  if (r.inHandlers) fail('Reentrant', 'advanceClock')
+  checkClockTime(r, to)
+  if (!(to > r.now)) return
+  r.now = to
+  const bound = intervalStart(r, to)
+  // Entries are in firing order, so the first due one is the next to fire.
+  fireWhile(r, (e) => e.at < bound, handleFired)
+}
+
+export const firePastAlarms = <A>(r: ReferenceWheel<A>, handleFired: (a: RefAlarm<A>) => void): void => {
+  if (r.inHandlers) fail('Reentrant', 'firePastAlarms')
+  const key = nowIntervalNum(r)
+  // Only those due when the call began, and not rescheduled since. They fire before the
+  // rest of their interval, so for the rest of the call they come first in firing order.
+  const dueEntries = r.entries.filter((e) => e.key === key && e.at <= r.now)
+  r.entries = [...dueEntries, ...r.entries.filter((e) => !dueEntries.includes(e))]
+  const due = new Map(dueEntries.map((e) => [e, e.version] as const))
+  fireWhile(r, (e) => due.get(e) === e.version && due.delete(e), handleFired)
+}
+
+const minEntries = <A>(r: ReferenceWheel<A>): Array<Entry<A>> => {
+  const first = r.entries[0]
+  return first === undefined ? [] : r.entries.filter((e) => e.key === first.key)
+}
+
+export const minAlarmIntervalNum = (r: ReferenceWheel<unknown>): O.Option<number> =>
+  O.fromNullable(r.entries[0]?.key)
+
+export const minAlarmTimeInMinInterval = (r: ReferenceWheel<unknown>): O.Option<number> => {
+  const es = minEntries(r)
+  return es.length === 0 ? O.none : O.some(Math.min(...es.map((e) => e.at)))
+}
+
+export const maxAlarmTimeInMinInterval = (r: ReferenceWheel<unknown>): O.Option<number> => {
+  const es = minEntries(r)
+  return es.length === 0 ? O.none : O.some(Math.max(...es.map((e) => e.at)))
+}
+
+export const nextAlarmFiresAt = (r: ReferenceWheel<unknown>): O.Option<number> => {
+  const first = r.entries[0]
+  return first === undefined || first.key >= r.maxIntervalNum ? O.none : O.some(intervalNumStart(r, first.key + 1))
+}
+
+export const advanceClockStopAtNextAlarm = <A>(
+  r: ReferenceWheel<A>,
+  to: number,
+  handleFired: (a: RefAlarm<A>) => void,
+): void => {
+  if (r.inHandlers) fail('Reentrant', 'advanceClockStopAtNextAlarm')
+  checkClockTime(r, to)
+  const min = minAlarmTimeInMinInterval(r)
+  if (O.isNone(min) || to < min.value) return advanceClock(r, to, handleFired)
+  advanceClock(r, min.value, handleFired)
+  firePastAlarms(r, handleFired)
+}

@@ -1,0 +1,98 @@
+/**
+ * Exact interval arithmetic in floating point.
+ *
+ * Time from `start` on is cut into half-open intervals of `precision`; interval `k` starts
+ * at `intervalNumStart(k) = start + k * precision`, computed in doubles. That function is
+ * the definition: `intervalNum(x)` is the largest `k` with `intervalNumStart(k) <= x`. So
+ * `intervalNumStart(intervalNum(x)) <= x < intervalNumStart(intervalNum(x) + 1)` holds
+ * exactly, by construction, whatever rounding the quotient `(x - start) / precision`
+ * suffers: the quotient is only a first guess, corrected by at most a few steps.
+ *
+ * For the intervals to be distinct, consecutive starts must differ. Rounding moves each of
+ * `k * precision` and `start + k * precision` by at most half an ulp, so it suffices that
+ * every magnitude involved stays below the largest power of two `M` whose ulp is under
+ * `precision / 2`. That bounds the interval numbers a wheel can use: `maxIntervalNum`.
+ */
+import { TimingWheelError, show } from '../errors.js'
+
+/** Interval numbers are keys, which are at most `2^52 - 1`. */
+const MAX_KEY = 2 ** 52 - 1
+/** How far the first guess may be off, in intervals, before the correction (see above). */
+const GUESS_SLACK = 4
+
+export interface Intervals {
+  readonly start: number
+  readonly precision: number
+  readonly perPrecision: number
+  /** The last interval number whose interval is distinct from its neighbours. */
+  readonly maxIntervalNum: number
+}
+
+/**
+ * The last interval number `k` such that every interval up to `k + 1` is distinct from
+ * its neighbours; negative if not even the first two are.
+ */
+export const maxExactIntervalNum = (start: number, precision: number): number => {
+  // The largest power of two `M` with ulp(M / 2) = M * 2^-53 below precision / 2.
+  let magnitude = Math.min(2 ** 1023, 2 ** Math.floor(Math.log2(precision) + 52))
+  while (magnitude * 2 ** -53 >= precision / 2) magnitude /= 2
+  while (magnitude < 2 ** 1023 && magnitude * 2 * 2 ** -53 < precision / 2) magnitude *= 2
+  const k = Math.floor((magnitude - Math.abs(start)) / precision) - 2
+  return Math.min(MAX_KEY, k)
+}
+
+const invalidConfig = (message: string): never => {
+  throw new TimingWheelError('InvalidConfig', message)
+}
+
+/** The smallest `precision * 2^j` that keeps intervals distinct from `start` on. */
+const smallestWorkingPrecision = (start: number, precision: number): number => {
+  let p = precision
+  while (maxExactIntervalNum(start, p) < 1) p *= 2
+  return p
+}
+
+/**
+ * Validates `start` and `precision`. Throws `InvalidConfig` unless both are finite,
+ * `precision > 0`, and doubles keep at least the first intervals from `start` apart.
+ */
+export const create = (start: number, precision: number): Intervals => {
+  if (typeof precision !== 'number' || !Number.isFinite(precision) || precision <= 0) {
+    invalidConfig(`alarmPrecision ${show(precision)} is not a finite number > 0`)
+  }
+  if (typeof start !== 'number' || !Number.isFinite(start)) {
+    invalidConfig(`start ${show(start)} is not a finite number`)
+  }
+  const maxIntervalNum = maxExactIntervalNum(start, precision)
+  if (maxIntervalNum < 1) {
+    const ulp = 2 ** (Math.floor(Math.log2(Math.abs(start))) - 52)
+    invalidConfig(
+      `alarmPrecision ${precision} is too fine for start ${start}: doubles there are ${ulp} apart, ` +
+        `so its intervals would collapse; use alarmPrecision >= ${smallestWorkingPrecision(start, precision)} ` +
+        `or a start with |start| < ${Math.floor(largestWorkingStart(precision))}`,
+    )
+  }
+  return { start, precision, perPrecision: 1 / precision, maxIntervalNum }
+}
+
+/** The largest `|start|` with which `precision` keeps its first intervals distinct. */
+const largestWorkingStart = (precision: number): number =>
+  (maxExactIntervalNum(0, precision) + 2 - 1) * precision
+
+/** The start of interval `k`, for integers `k` in `[0, maxIntervalNum + 1]`. */
+export const intervalNumStart = (iv: Intervals, k: number): number => iv.start + k * iv.precision
+
+/**
+ * The number of the interval holding `time` if it is in `[low, high]`; otherwise (and for
+ * NaN or infinite times) a number outside `[low, high]`. Requires `0 <= low`,
+ * `high <= maxIntervalNum`.
+ */
+export const intervalNumWithin = (iv: Intervals, time: number, low: number, high: number): number => {
+  let k = Math.floor((time - iv.start) * iv.perPrecision)
+  if (!(k >= low - GUESS_SLACK && k <= high + GUESS_SLACK)) return k >= low ? Infinity : -Infinity
+  const start = iv.start
+  const precision = iv.precision
+  while (k > low - 1 && start + k * precision > time) k--
+  while (k < high + 1 && start + (k + 1) * precision <= time) k++
+  return k
+}

@@ -1,0 +1,131 @@
+/**
+ * Snapshots: a timing wheel as plain JSON data and back.
+ *
+ * A snapshot holds the configuration, `now`, and the alarms (time and encoded value) in
+ * firing order. Decoding validates everything and rebuilds the wheel by adding the alarms
+ * in that order, which reproduces the firing order; handles do not carry over. A snapshot
+ * that fails anywhere yields every problem found and no wheel.
+ */
+import * as A from 'fp-ts/lib/Apply.js'
+import * as E from 'fp-ts/lib/Either.js'
+import * as RA from 'fp-ts/lib/ReadonlyArray.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import * as Config from '../config/index.js'
+import * as TW from './timing-wheel.js'
+
+/** The plain-data form of a wheel. */
+export interface Snapshot<O> {
+  readonly config: Config.ConfigJson
+  readonly now: number
+  readonly alarms: ReadonlyArray<{ readonly at: number; readonly value: O }>
+}
+
+const V = E.getApplicativeValidation(RA.getSemigroup<t.ValidationError>())
+
+const at = <T>(
+  record: Record<string, unknown>,
+  key: string,
+  type: t.Type<T, unknown, unknown>,
+  c: t.Context,
+): E.Either<ReadonlyArray<t.ValidationError>, T> => type.validate(record[key], t.appendContext(c, key, type, record[key]))
+
+const failure = (value: unknown, c: t.Context, message: string): ReadonlyArray<t.ValidationError> => [
+  { value, context: c, message },
+]
+
+const isRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/** The alarms' structure: an array of `{ at, value }` with finite times and valid values. */
+const alarmsType = <T>(valueCodec: t.Type<T, unknown, unknown>) =>
+  new t.Type<ReadonlyArray<{ at: number; value: T }>, unknown, unknown>(
+    'Alarms',
+    (u): u is ReadonlyArray<{ at: number; value: T }> => Array.isArray(u),
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, `${JSON.stringify(u) ?? String(u)} is not an array of { at, value }`)
+      const each = u.map((alarm: unknown, i) => {
+        const ci = t.appendContext(c, String(i), t.unknown, alarm)
+        if (!isRecord(alarm)) return E.left(failure(alarm, ci, 'is not an object { at, value }'))
+        return A.sequenceS(V)({
+          at: at(alarm, 'at', Config.finiteNumber, ci),
+          value: at(alarm, 'value', valueCodec, ci),
+        })
+      })
+      return pipe(
+        RA.sequence(V)(each),
+        E.mapLeft((errors) => [...errors]),
+      )
+    },
+    t.identity,
+  )
+
+/** Builds the wheel, turning every refusal of `create`, `advanceClock` or `add` into an error. */
+const rebuild = <T>(
+  config: Config.Config,
+  now: number,
+  alarms: ReadonlyArray<{ at: number; value: T }>,
+  record: Record<string, unknown>,
+  c: t.Context,
+): E.Either<ReadonlyArray<t.ValidationError>, TW.TimingWheel<T>> => {
+  const nowContext = t.appendContext(c, 'now', Config.finiteNumber, now)
+  let wheel: TW.TimingWheel<T>
+  try {
+    wheel = TW.create<T>(config)
+  } catch (e) {
+    return E.left(failure(record['config'], t.appendContext(c, 'config', Config.codec, record['config']), (e as Error).message))
+  }
+  if (now < config.start) return E.left(failure(now, nowContext, `now ${now} is before start ${config.start}`))
+  try {
+    TW.advanceClock(wheel, now, () => {})
+  } catch (e) {
+    return E.left(failure(now, nowContext, (e as Error).message))
+  }
+  const errors: t.ValidationError[] = []
+  alarms.forEach((alarm, i) => {
+    try {
+      TW.add(wheel, alarm.at, alarm.value)
+    } catch (e) {
+      const ci = t.appendContext(t.appendContext(c, 'alarms', t.unknown, record['alarms']), String(i), t.unknown, alarm)
+      errors.push(...failure(alarm.at, t.appendContext(ci, 'at', Config.finiteNumber, alarm.at), (e as Error).message))
+    }
+  })
+  return errors.length > 0 ? E.left(errors) : E.right(wheel)
+}
+
+/**
+ * An io-ts codec between a wheel holding values that `valueCodec` encodes and its plain
+ * JSON {@link Snapshot}. Decoding refuses (with every problem, its path and value) a bad
+ * config, a `now` before `start` or not finite, and alarms that are not finite, in an
+ * interval before `now`'s or beyond the wheel's range.
+ *
+ * @example
+ * const codec = TimingWheel.snapshotCodec(t.string)
+ * const json = JSON.stringify(codec.encode(wheel))
+ * const copy = codec.decode(JSON.parse(json)) // Either<t.Errors, TimingWheel<string>>
+ */
+export const snapshotCodec = <T, O>(valueCodec: t.Type<T, O, unknown>): t.Type<TW.TimingWheel<T>, Snapshot<O>, unknown> =>
+  new t.Type<TW.TimingWheel<T>, Snapshot<O>, unknown>(
+    `TimingWheelSnapshot<${valueCodec.name}>`,
+    (u): u is TW.TimingWheel<T> => u instanceof TW.TimingWheel,
+    (u, c) => {
+      if (!isRecord(u)) return t.failure(u, c, 'is not an object { config, now, alarms }')
+      return pipe(
+        A.sequenceS(V)({
+          config: at(u, 'config', Config.codec, c),
+          now: at(u, 'now', Config.finiteNumber, c),
+          alarms: at(u, 'alarms', alarmsType(valueCodec as t.Type<T, unknown, unknown>), c),
+        }),
+        E.chain(({ config, now, alarms }) => rebuild(config, now, alarms, u, c)),
+        E.mapLeft((errors) => [...errors]),
+      )
+    },
+    (wheel) => ({
+      config: Config.codec.encode(TW.config(wheel)),
+      now: TW.now(wheel),
+      alarms: TW.toArray(wheel).map((alarm) => ({
+        at: TW.alarmAt(wheel, alarm),
+        value: valueCodec.encode(TW.alarmValue(wheel, alarm)),
+      })),
+    }),
+  )

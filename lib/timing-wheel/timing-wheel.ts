@@ -1,0 +1,449 @@
+/**
+ * A timing wheel: a clock and a set of alarms that fire only when the clock is advanced.
+ *
+ * Representation. A wheel is a priority queue whose keys are interval numbers (see
+ * `intervals.ts`): an alarm at time `at` has key `intervalNum(at)` and keeps `at` beside
+ * it. The queue's minimum allowed key is always `intervalNum(now)`, so:
+ *
+ * - `add` accepts exactly the times whose interval is not before `now`'s and whose key the
+ *   queue (and doubles) can hold: `[intervalStart(now), alarmUpperBound)`;
+ * - advancing to `to` raises the minimum to `intervalNum(to)`, which removes precisely the
+ *   alarms with `at < intervalStart(to) <= to`: never early, and none is left behind in an
+ *   interval before `now`'s: never late;
+ * - the queue removes in key order, ties in insertion order, which is the firing order.
+ *
+ * Time is any finite number; `start + k * alarmPrecision` is computed in doubles and the
+ * interval of a time is the last one whose computed start is not after it, so bracketing
+ * and "never early" hold exactly. The wheel's range ends at the last interval doubles keep
+ * apart (`maxIntervalNum`); its level bits are trimmed to that range as Core trims them.
+ */
+import * as O from 'fp-ts/lib/Option.js'
+import { TimingWheelError, show } from '../errors.js'
+import * as LevelBits from '../level-bits/index.js'
+import * as Elt from '../priority-queue/elt.js'
+import * as PQ from '../priority-queue/index.js'
+import * as Intervals from './intervals.js'
+import {
+  addWithAt,
+  atRangeOfMinKey,
+  changeWithAt,
+  eltAt,
+  isFiring,
+  nameAs,
+  removeAtMinKeyUpTo,
+  toArrayInOrder,
+} from '../priority-queue/internal.js'
+
+declare const alarmBrand: unique symbol
+
+/** A handle on an alarm in a timing wheel: a number, never reused for another alarm. */
+export type Alarm<A> = number & { readonly [alarmBrand]: A }
+
+/** What `create` takes. */
+export interface Config {
+  /** The time the clock starts at; default 0. */
+  readonly start?: number
+  /** The length of an interval; alarms in one interval fire together. */
+  readonly alarmPrecision: number
+  /** Level widths; default {@link LevelBits.default}. */
+  readonly levelBits?: LevelBits.LevelBits | readonly number[]
+  /** How many alarms to make room for up front. */
+  readonly capacity?: number
+}
+
+/** A timing wheel holding alarms with values of type `A`. Use this module's functions on it. */
+export class TimingWheel<A> {
+  /** @internal */ readonly intervals: Intervals.Intervals
+  /** @internal */ readonly queue: PQ.PriorityQueue<A>
+  /** @internal */ readonly capacity: number | undefined
+  /** @internal */ now: number
+
+  /** @internal */
+  constructor(intervals: Intervals.Intervals, queue: PQ.PriorityQueue<A>, capacity: number | undefined) {
+    this.intervals = intervals
+    this.queue = queue
+    this.capacity = capacity
+    this.now = intervals.start
+  }
+}
+
+const toElt = <A>(alarm: Alarm<A>): PQ.Elt<A> => alarm as unknown as PQ.Elt<A>
+const toAlarm = <A>(elt: PQ.Elt<A>): Alarm<A> => elt as unknown as Alarm<A>
+
+// Cold error paths.
+
+const timeOutOfRange = (t: TimingWheel<unknown>, what: string, time: unknown): never => {
+  const low = intervalNumStartUnchecked(t, nowIntervalNum(t))
+  const high = alarmUpperBound(t)
+  const problem =
+    typeof time !== 'number' || !Number.isFinite(time)
+      ? `is not a finite time in [intervalStart(now) ${low}, alarmUpperBound ${high})`
+      : time < low
+        ? `is before intervalStart(now) ${low}`
+        : `is not below alarmUpperBound ${high}`
+  throw new TimingWheelError(
+    'TimeOutOfRange',
+    `${what} at ${show(time)} ${problem} (now ${t.now}, alarmPrecision ${t.intervals.precision})`,
+  )
+}
+
+const intervalNumOutOfRange = (t: TimingWheel<unknown>, what: string, k: unknown): never => {
+  throw new TimingWheelError(
+    'TimeOutOfRange',
+    `${what} interval number ${show(k)} is not an integer in [nowIntervalNum ${nowIntervalNum(t)}, ` +
+      `maxAllowedAlarmIntervalNum ${maxAllowedAlarmIntervalNum(t)}]`,
+  )
+}
+
+const reentrant = (what: string): never => {
+  throw new TimingWheelError(
+    'Reentrant',
+    `${what} was called from inside a handler of a firing alarm; call it after the advance returns`,
+  )
+}
+
+const empty = (what: string): never => {
+  throw new TimingWheelError('Empty', `${what} of a timing wheel with no alarms`)
+}
+
+// Creation.
+
+/**
+ * A wheel with no alarms and `now = start`.
+ *
+ * Throws `InvalidConfig` for a precision that is not a finite number > 0 or too fine for
+ * doubles at `start`, a start that is not finite or a bad capacity; `InvalidLevelBits`
+ * for bad level bits.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 1 }) // milliseconds, from 0
+ */
+export const create = <A>(config: Config): TimingWheel<A> => {
+  if (typeof config !== 'object' || config === null) {
+    throw new TimingWheelError('InvalidConfig', `config ${show(config)} is not an object`)
+  }
+  const intervals = Intervals.create(config.start ?? 0, config.alarmPrecision)
+  const levelBits = trimLevelBits(LevelBits.fromInput(config.levelBits), intervals.maxIntervalNum)
+  const queue = PQ.create<A>(
+    config.capacity === undefined ? { levelBits } : { levelBits, capacity: config.capacity },
+  )
+  nameAs(queue, 'timing wheel')
+  return new TimingWheel(intervals, queue, config.capacity)
+}
+
+/** Drops the level bits past what `maxIntervalNum` can use, as Core's `Level_bits.trim`. */
+const trimLevelBits = (lb: LevelBits.LevelBits, maxIntervalNum: number): LevelBits.LevelBits => {
+  const usable = Math.max(1, Math.floor(Math.log2(maxIntervalNum + 1)))
+  if (LevelBits.numBits(lb) <= usable) return lb
+  const trimmed: number[] = []
+  let remaining = usable
+  for (const bits of lb) {
+    if (remaining === 0) break
+    trimmed.push(Math.min(bits, remaining))
+    remaining -= trimmed[trimmed.length - 1]!
+  }
+  return LevelBits.createExn(trimmed)
+}
+
+// Accessors.
+
+export const now = (t: TimingWheel<unknown>): number => t.now
+export const start = (t: TimingWheel<unknown>): number => t.intervals.start
+export const alarmPrecision = (t: TimingWheel<unknown>): number => t.intervals.precision
+/** The level bits in use: those asked for, trimmed to the wheel's range. */
+export const levelBits = (t: TimingWheel<unknown>): LevelBits.LevelBits => PQ.levelBits(t.queue)
+/** The number of alarms; an alarm whose handler is running is not counted. */
+export const length = (t: TimingWheel<unknown>): number => PQ.length(t.queue)
+export const isEmpty = (t: TimingWheel<unknown>): boolean => PQ.isEmpty(t.queue)
+/** The configuration that rebuilds this wheel (with the level bits in use). */
+export const config = (
+  t: TimingWheel<unknown>,
+): { start: number; alarmPrecision: number; levelBits: LevelBits.LevelBits; capacity?: number } =>
+  t.capacity === undefined
+    ? { start: start(t), alarmPrecision: alarmPrecision(t), levelBits: levelBits(t) }
+    : { start: start(t), alarmPrecision: alarmPrecision(t), levelBits: levelBits(t), capacity: t.capacity }
+
+/** The last interval number doubles can represent distinctly from this wheel's start. */
+export const maxIntervalNum = (t: TimingWheel<unknown>): number => t.intervals.maxIntervalNum
+
+// Intervals.
+
+const intervalNumStartUnchecked = (t: TimingWheel<unknown>, k: number): number =>
+  Intervals.intervalNumStart(t.intervals, k)
+
+/**
+ * The number `k` of the interval holding `time`: `intervalNumStart(k) <= time <
+ * intervalNumStart(k + 1)`, exactly. Throws `TimeOutOfRange` for a time that is not
+ * finite, before `start`, or past the last representable interval.
+ */
+export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
+  const max = t.intervals.maxIntervalNum
+  const k = Intervals.intervalNumWithin(t.intervals, time, 0, max)
+  if (!(k >= 0 && k <= max)) {
+    throw new TimingWheelError(
+      'TimeOutOfRange',
+      `intervalNum of ${show(time)}: the time is not in [start ${t.intervals.start}, ${intervalNumStartUnchecked(t, max + 1)})`,
+    )
+  }
+  return k
+}
+
+/** The start of interval `k`. Throws `TimeOutOfRange` unless `k` is an integer in `[0, maxIntervalNum]`. */
+export const intervalNumStart = (t: TimingWheel<unknown>, k: number): number => {
+  if (!(Number.isInteger(k) && k >= 0 && k <= t.intervals.maxIntervalNum)) {
+    throw new TimingWheelError(
+      'TimeOutOfRange',
+      `intervalNumStart of ${show(k)}: not an integer in [0, maxIntervalNum ${t.intervals.maxIntervalNum}]`,
+    )
+  }
+  return intervalNumStartUnchecked(t, k)
+}
+
+/** The start of the interval holding `time`. */
+export const intervalStart = (t: TimingWheel<unknown>, time: number): number =>
+  intervalNumStartUnchecked(t, intervalNum(t, time))
+
+/** The number of the interval holding `now`; also the least interval number of an alarm. */
+export const nowIntervalNum = (t: TimingWheel<unknown>): number => PQ.minAllowedKey(t.queue)
+
+export const minAllowedAlarmIntervalNum = nowIntervalNum
+
+/** The greatest interval number an alarm may have now. */
+export const maxAllowedAlarmIntervalNum = (t: TimingWheel<unknown>): number =>
+  Math.min(PQ.maxAllowedKey(t.queue), t.intervals.maxIntervalNum)
+
+/** Every alarm time is below this; it grows as `now` does. */
+export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
+  intervalNumStartUnchecked(t, maxAllowedAlarmIntervalNum(t) + 1)
+
+// Adding and removing alarms.
+
+/** The key of an alarm at `at`, or a throw naming the allowed range. */
+const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
+  const low = PQ.minAllowedKey(t.queue)
+  const high = maxAllowedAlarmIntervalNum(t)
+  const key = Intervals.intervalNumWithin(t.intervals, at, low, high)
+  if (!(key >= low && key <= high)) timeOutOfRange(t, what, at)
+  return key
+}
+
+const checkAlarmIntervalNum = (t: TimingWheel<unknown>, k: number, what: string): void => {
+  if (!(Number.isInteger(k) && k >= nowIntervalNum(t) && k <= maxAllowedAlarmIntervalNum(t))) {
+    intervalNumOutOfRange(t, what, k)
+  }
+}
+
+/**
+ * Adds an alarm at `at` holding `value`. Constant time.
+ *
+ * Throws `TimeOutOfRange` if `at` is not finite, in an interval before `now`'s, or at or
+ * after `alarmUpperBound`.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 250, 'timeout')
+ */
+export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> =>
+  toAlarm(addWithAt(t.queue, keyOfAlarmTime(t, at, 'add'), at, value))
+
+/** `add(t, intervalNumStart(t, k), value)`. */
+export const addAtIntervalNum = <A>(t: TimingWheel<A>, k: number, value: A): Alarm<A> => {
+  checkAlarmIntervalNum(t, k, 'addAtIntervalNum')
+  return toAlarm(addWithAt(t.queue, k, intervalNumStartUnchecked(t, k), value))
+}
+
+/** Removes an alarm. Constant time. Throws `AlarmNotFound` if it is not in the wheel. */
+export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => PQ.remove(t.queue, toElt(alarm))
+
+/**
+ * Moves an alarm to `at`; it counts as added now for the order within its interval.
+ * Inside its own handler, puts the alarm back in the wheel under the same handle.
+ * Constant time. Throws `AlarmNotFound` or `TimeOutOfRange`, changing nothing.
+ */
+export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): void => {
+  eltAt(t.queue, toElt(alarm)) // AlarmNotFound before TimeOutOfRange
+  changeWithAt(t.queue, toElt(alarm), keyOfAlarmTime(t, at, 'reschedule'), at)
+}
+
+/** `reschedule(t, alarm, intervalNumStart(t, k))`. */
+export const rescheduleAtIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>, k: number): void => {
+  eltAt(t.queue, toElt(alarm))
+  checkAlarmIntervalNum(t, k, 'rescheduleAtIntervalNum')
+  changeWithAt(t.queue, toElt(alarm), k, intervalNumStartUnchecked(t, k))
+}
+
+/** Whether `alarm` is in the wheel (false for the alarm whose handler is running). */
+export const mem = <A>(t: TimingWheel<A>, alarm: Alarm<A>): boolean => PQ.mem(t.queue, toElt(alarm))
+
+/** Removes every alarm; their handles die. Throws `Reentrant` from a handler. */
+export const clear = (t: TimingWheel<unknown>): void => {
+  if (isFiring(t.queue)) reentrant('clear')
+  PQ.clear(t.queue)
+}
+
+/** Every alarm, in firing order (interval, then insertion). Linear time. */
+export const toArray = <A>(t: TimingWheel<A>): ReadonlyArray<Alarm<A>> =>
+  toArrayInOrder(t.queue).map(toAlarm)
+
+/** Calls `f` on every alarm in firing order; `f` may change the wheel. */
+export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void => {
+  toArray(t).forEach((a) => f(a))
+}
+
+// Reading alarms.
+
+/** The time of an alarm in the wheel or of the one whose handler is running. */
+export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm))
+export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => Elt.value(t.queue, toElt(alarm))
+export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => Elt.key(t.queue, toElt(alarm))
+export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
+
+// Advancing the clock.
+
+/** The key for advancing to `to`, or a throw; `to` must be finite and representable. */
+const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
+  const max = t.intervals.maxIntervalNum
+  const key = Intervals.intervalNumWithin(t.intervals, to, 0, max)
+  if (!Number.isFinite(to) || key > max) {
+    throw new TimingWheelError(
+      'TimeOutOfRange',
+      `${what} to ${show(to)}: the clock can only move to finite times before ` +
+        `${intervalNumStartUnchecked(t, max + 1)} (the end of the last representable interval)`,
+    )
+  }
+  return key
+}
+
+/**
+ * Sets `now` to `to` and fires every alarm with `at < intervalStart(to)`, calling
+ * `handleFired` on each in interval order and, within an interval, in the order added.
+ * A no-op if `to <= now`. During the handlers `now` is already `to`; they may add, remove
+ * and reschedule alarms. If a handler throws, the advance completes and then the first
+ * error is rethrown.
+ *
+ * Time: proportional to the alarms fired or moved down a level plus the occupied slots
+ * passed.
+ *
+ * Throws `TimeOutOfRange` if `to` is not finite or past the representable range,
+ * `Reentrant` from a handler; either way nothing changes.
+ */
+export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (alarm: Alarm<A>) => void): void => {
+  if (isFiring(t.queue)) reentrant('advanceClock')
+  const key = keyOfClockTime(t, to, 'advanceClock')
+  if (!(to > t.now)) return
+  t.now = to
+  PQ.increaseMinAllowedKey(t.queue, key, handleFired as unknown as (e: PQ.Elt<A>) => void)
+}
+
+/**
+ * Fires the alarms of `now`'s interval whose time is at most `now`, in the order added.
+ * Alarms their handlers add are not fired by this call. Throws `Reentrant` from a handler.
+ */
+export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<A>) => void): void => {
+  if (isFiring(t.queue)) reentrant('firePastAlarms')
+  removeAtMinKeyUpTo(t.queue, t.now, handleFired as unknown as (e: PQ.Elt<A>) => void)
+}
+
+/**
+ * Advances to `min(to, m)` where `m` is the least alarm time; if that reaches `m`, also
+ * fires the alarms of the then current interval whose time is at most `now` (so the
+ * alarms at `m` fire). With no alarms, `advanceClock(t, to, handleFired)`.
+ */
+export const advanceClockStopAtNextAlarm = <A>(
+  t: TimingWheel<A>,
+  to: number,
+  handleFired: (alarm: Alarm<A>) => void,
+): void => {
+  if (isFiring(t.queue)) reentrant('advanceClockStopAtNextAlarm')
+  keyOfClockTime(t, to, 'advanceClockStopAtNextAlarm')
+  const range = atRangeOfMinKey(t.queue)
+  if (range === undefined || to < range[0]) {
+    advanceClock(t, to, handleFired)
+    return
+  }
+  advanceClock(t, range[0], handleFired)
+  firePastAlarms(t, handleFired)
+}
+
+// The next alarm.
+
+/** The interval number of the earliest alarm. */
+export const minAlarmIntervalNum = (t: TimingWheel<unknown>): O.Option<number> => PQ.minKey(t.queue)
+
+export const minAlarmIntervalNumExn = (t: TimingWheel<unknown>): number => {
+  if (PQ.isEmpty(t.queue)) empty('minAlarmIntervalNumExn')
+  return PQ.minKeyExn(t.queue)
+}
+
+/** The least alarm time in the earliest interval that has alarms. */
+export const minAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
+  const range = atRangeOfMinKey(t.queue)
+  return range === undefined ? O.none : O.some(range[0])
+}
+
+export const minAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
+  const range = atRangeOfMinKey(t.queue)
+  if (range === undefined) empty('minAlarmTimeInMinIntervalExn')
+  return range![0]
+}
+
+/** The greatest alarm time in the earliest interval that has alarms. */
+export const maxAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
+  const range = atRangeOfMinKey(t.queue)
+  return range === undefined ? O.none : O.some(range[1])
+}
+
+export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
+  const range = atRangeOfMinKey(t.queue)
+  if (range === undefined) empty('maxAlarmTimeInMinIntervalExn')
+  return range![1]
+}
+
+/**
+ * The least time to advance to that fires an alarm: the start of the interval after the
+ * earliest alarm's, so `next - alarmPrecision <= min alarm time < next`. None if there
+ * are no alarms, or if the earliest is in the last representable interval (as in Core).
+ * Finds the minimum through the occupancy bitmaps.
+ */
+export const nextAlarmFiresAt = (t: TimingWheel<unknown>): O.Option<number> => {
+  const key = PQ.minKey(t.queue)
+  return O.isNone(key) || key.value >= t.intervals.maxIntervalNum
+    ? O.none
+    : O.some(intervalNumStartUnchecked(t, key.value + 1))
+}
+
+export const nextAlarmFiresAtExn = (t: TimingWheel<unknown>): number => {
+  const next = nextAlarmFiresAt(t)
+  if (O.isNone(next)) {
+    if (PQ.isEmpty(t.queue)) empty('nextAlarmFiresAtExn')
+    throw new TimingWheelError('TimeOutOfRange', 'nextAlarmFiresAtExn: every alarm is in the last representable interval')
+  }
+  return next.value
+}
+
+// Invariant.
+
+const check = (ok: boolean, what: string): void => {
+  if (!ok) throw new Error(`TimingWheel invariant broken: ${what}`)
+}
+
+/**
+ * Checks the queue's invariant and the time layer's: `now` and every alarm in range, each
+ * alarm's key the interval of its time, none before `now`'s interval (outside handlers).
+ */
+export const invariant = (t: TimingWheel<unknown>): void => {
+  PQ.invariant(t.queue)
+  const iv = t.intervals
+  check(Number.isFinite(t.now) && t.now >= iv.start, `now ${t.now} before start ${iv.start}`)
+  check(intervalNum(t, t.now) === nowIntervalNum(t), `nowIntervalNum ${nowIntervalNum(t)} is not intervalNum(now ${t.now})`)
+  check(LevelBits.numBits(levelBits(t)) <= Math.max(1, Math.log2(iv.maxIntervalNum + 1)), 'level bits trimmed to the range')
+  const firing = isFiring(t.queue)
+  for (const alarm of PQ.toArray(t.queue)) {
+    const at = alarmAt(t, toAlarm(alarm))
+    const k = Elt.key(t.queue, alarm)
+    check(intervalNum(t, at) === k, `alarm at ${at} has key ${k}, not intervalNum ${intervalNum(t, at)}`)
+    if (!firing) {
+      check(intervalStart(t, at) >= intervalStart(t, t.now), `alarm at ${at} is late: now ${t.now}`)
+      check(at < alarmUpperBound(t), `alarm at ${at} is not below alarmUpperBound ${alarmUpperBound(t)}`)
+    }
+  }
+}
