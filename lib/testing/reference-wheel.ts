@@ -47,9 +47,9 @@ const fail = (code: ConstructorParameters<typeof TimingWheelError>[0], message: 
   throw new TimingWheelError(code, message)
 }
 
-/** Like `TimingWheel.create`; level bits trimmed to the range as Core does. */
+/** Like `TimingWheel.create`. */
 export const create = <A>(config: Config): ReferenceWheel<A> => {
-  const start = config.start ?? 0
+  const start = (config.start ?? 0) + 0
   const p = config.alarmPrecision
   if (!(typeof p === 'number' && Number.isFinite(p) && p > 0)) fail('InvalidConfig', `alarmPrecision ${p}`)
   if (!(typeof start === 'number' && Number.isFinite(start))) fail('InvalidConfig', `start ${start}`)
@@ -59,15 +59,7 @@ export const create = <A>(config: Config): ReferenceWheel<A> => {
   }
   const maxIntervalNum = maxExactIntervalNum(start, p)
   if (maxIntervalNum < 1) fail('InvalidConfig', `alarmPrecision ${p} too fine for start ${start}`)
-  const requested = LevelBits.toArray(LevelBits.fromInput(config.levelBits))
-  const usable = Math.max(1, Math.floor(Math.log2(maxIntervalNum + 1)))
-  const levelBits: number[] = []
-  let remaining = usable
-  for (const b of requested) {
-    if (remaining <= 0) break
-    levelBits.push(Math.min(b, remaining))
-    remaining -= b
-  }
+  const levelBits = LevelBits.toArray(LevelBits.fromInput(config.levelBits))
   return { start, alarmPrecision: p, levelBits, maxIntervalNum, now: start, entries: [], firing: undefined, inHandlers: false, nextHandle: 1 }
 }
 

@@ -33,10 +33,17 @@ export interface Intervals {
  * its neighbours; negative if not even the first two are.
  */
 export const maxExactIntervalNum = (start: number, precision: number): number => {
-  // The largest power of two `M` with ulp(M / 2) = M * 2^-53 below precision / 2.
-  let magnitude = Math.min(2 ** 1023, 2 ** Math.floor(Math.log2(precision) + 52))
-  while (magnitude * 2 ** -53 >= precision / 2) magnitude /= 2
-  while (magnitude < 2 ** 1023 && magnitude * 2 * 2 ** -53 < precision / 2) magnitude *= 2
+  // The largest power of two `M` such that every magnitude below it has an ulp under
+  // precision / 2, or at most precision / 2 when the precision is a power of two: then
+  // `k * precision` is exact and two starts a precision apart stay at least two ulps apart.
+  const exactMultiples = 2 ** Math.round(Math.log2(precision)) === precision
+  const fine = (magnitude: number): boolean => {
+    const ulp = magnitude * 2 ** -53
+    return exactMultiples ? ulp <= precision / 2 : ulp < precision / 2
+  }
+  let magnitude = Math.min(2 ** 1023, 2 ** Math.floor(Math.log2(precision) + 53))
+  while (!fine(magnitude)) magnitude /= 2
+  while (magnitude < 2 ** 1023 && fine(magnitude * 2)) magnitude *= 2
   const k = Math.floor((magnitude - Math.abs(start)) / precision) - 2
   return Math.min(MAX_KEY, k)
 }
@@ -72,7 +79,8 @@ export const create = (start: number, precision: number): Intervals => {
         `or a start with |start| < ${Math.floor(largestWorkingStart(precision))}`,
     )
   }
-  return { start, precision, perPrecision: 1 / precision, maxIntervalNum }
+  // `+ 0` turns -0 into 0, which is what a JSON round trip would do anyway.
+  return { start: start + 0, precision, perPrecision: 1 / precision, maxIntervalNum }
 }
 
 /** The largest `|start|` with which `precision` keeps its first intervals distinct. */

@@ -15,7 +15,7 @@
  * Time is any finite number; `start + k * alarmPrecision` is computed in doubles and the
  * interval of a time is the last one whose computed start is not after it, so bracketing
  * and "never early" hold exactly. The wheel's range ends at the last interval doubles keep
- * apart (`maxIntervalNum`); its level bits are trimmed to that range as Core trims them.
+ * apart (`maxIntervalNum`): the range is trimmed there, and the alarm range with it.
  */
 import * as O from 'fp-ts/lib/Option.js'
 import { TimingWheelError, show } from '../errors.js'
@@ -123,7 +123,7 @@ export const create = <A>(config: Config): TimingWheel<A> => {
     throw new TimingWheelError('InvalidConfig', `config ${show(config)} is not an object`)
   }
   const intervals = Intervals.create(config.start ?? 0, config.alarmPrecision)
-  const levelBits = trimLevelBits(LevelBits.fromInput(config.levelBits), intervals.maxIntervalNum)
+  const levelBits = LevelBits.fromInput(config.levelBits)
   const queue = PQ.create<A>(
     config.capacity === undefined ? { levelBits } : { levelBits, capacity: config.capacity },
   )
@@ -131,26 +131,12 @@ export const create = <A>(config: Config): TimingWheel<A> => {
   return new TimingWheel(intervals, queue, config.capacity)
 }
 
-/** Drops the level bits past what `maxIntervalNum` can use, as Core's `Level_bits.trim`. */
-const trimLevelBits = (lb: LevelBits.LevelBits, maxIntervalNum: number): LevelBits.LevelBits => {
-  const usable = Math.max(1, Math.floor(Math.log2(maxIntervalNum + 1)))
-  if (LevelBits.numBits(lb) <= usable) return lb
-  const trimmed: number[] = []
-  let remaining = usable
-  for (const bits of lb) {
-    if (remaining === 0) break
-    trimmed.push(Math.min(bits, remaining))
-    remaining -= trimmed[trimmed.length - 1]!
-  }
-  return LevelBits.createExn(trimmed)
-}
-
 // Accessors.
 
 export const now = (t: TimingWheel<unknown>): number => t.now
 export const start = (t: TimingWheel<unknown>): number => t.intervals.start
 export const alarmPrecision = (t: TimingWheel<unknown>): number => t.intervals.precision
-/** The level bits in use: those asked for, trimmed to the wheel's range. */
+/** The level bits of the wheel's queue. */
 export const levelBits = (t: TimingWheel<unknown>): LevelBits.LevelBits => PQ.levelBits(t.queue)
 /** The number of alarms; an alarm whose handler is running is not counted. */
 export const length = (t: TimingWheel<unknown>): number => PQ.length(t.queue)
@@ -435,7 +421,7 @@ export const invariant = (t: TimingWheel<unknown>): void => {
   const iv = t.intervals
   check(Number.isFinite(t.now) && t.now >= iv.start, `now ${t.now} before start ${iv.start}`)
   check(intervalNum(t, t.now) === nowIntervalNum(t), `nowIntervalNum ${nowIntervalNum(t)} is not intervalNum(now ${t.now})`)
-  check(LevelBits.numBits(levelBits(t)) <= Math.max(1, Math.log2(iv.maxIntervalNum + 1)), 'level bits trimmed to the range')
+  check(maxAllowedAlarmIntervalNum(t) <= iv.maxIntervalNum, 'alarms stay within the representable intervals')
   const firing = isFiring(t.queue)
   for (const alarm of PQ.toArray(t.queue)) {
     const at = alarmAt(t, toAlarm(alarm))
