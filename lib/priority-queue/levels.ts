@@ -19,7 +19,6 @@
  */
 
 export const NOT_FOUND = -1
-const TWO_POW_32 = 2 ** 32
 
 export class Levels {
   readonly count: number
@@ -35,8 +34,12 @@ export class Levels {
   readonly firstHead: Int32Array
   /** `levelOfHead[row]` for head rows, -1 for the list of due elements. */
   readonly levelOfHead: Int8Array
-  /** `levelOfDifference[p + 1]`: the level of a key whose highest bit differing from `m` is `p`. */
-  readonly levelOfDifference: Int8Array
+  /**
+   * The last key each level holds for the current minimum `m` (derived from `m`: see
+   * `setMinimum`). A key lives at the first level whose last key is not below it, which
+   * is the level given by the highest bit in which it differs from `m`.
+   */
+  readonly lastKey: Float64Array
   /** Occupancy bitmaps, one bit a slot, level `i` from word `firstWord[i]`. */
   readonly occupied: Int32Array
   readonly firstWord: Int32Array
@@ -57,7 +60,7 @@ export class Levels {
     this.firstHead = new Int32Array(count)
     this.firstWord = new Int32Array(count)
     this.occupiedSlots = new Int32Array(count)
-    this.levelOfDifference = new Int8Array(54).fill(this.top)
+    this.lastKey = new Float64Array(count)
     this.dueHead = 0
     let bitsBelow = 0
     let head = 1
@@ -68,14 +71,10 @@ export class Levels {
       this.slotsPerKey[level] = 2 ** -bitsBelow
       this.firstHead[level] = head
       this.firstWord[level] = word
-      for (let p = bitsBelow; p < bitsBelow + b && level < this.top; p++) {
-        this.levelOfDifference[p + 1] = level
-      }
       head += 2 ** b
       word += Math.ceil(2 ** b / 32)
       bitsBelow += b
     }
-    this.levelOfDifference[0] = 0
     this.headRows = head
     this.occupied = new Int32Array(word)
     this.levelOfHead = new Int8Array(head).fill(NOT_FOUND)
@@ -86,12 +85,26 @@ export class Levels {
   }
 }
 
-/** The level at which `key` lives when the minimum allowed key is `m`. */
-export const levelOf = (levels: Levels, key: number, m: number): number => {
-  // `^` sees the low 32 bits of each operand; the quotients, truncated, are the high bits.
-  const high = (key / TWO_POW_32) ^ (m / TWO_POW_32)
-  const highestDifferingBit = high !== 0 ? 63 - Math.clz32(high) : 31 - Math.clz32(key ^ m)
-  return levels.levelOfDifference[highestDifferingBit + 1]!
+/**
+ * Sets the levels' last keys for the minimum allowed key `m`: below the top, the end of
+ * `m`'s aligned block of `2^B(i)` keys; at the top, the end of its circular range,
+ * capped at `maxKey`.
+ */
+export const setMinimum = (levels: Levels, m: number, maxKey: number): void => {
+  const top = levels.top
+  for (let level = 0; level < top; level++) {
+    const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
+    levels.lastKey[level] = Math.floor(m / span) * span + span - 1
+  }
+  levels.lastKey[top] = Math.min(maxKey, maxKeyHeld(levels, m))
+}
+
+/** The level at which `key` lives; requires `m <= key <= lastKey[top]`. Mostly one or two compares. */
+export const levelOf = (levels: Levels, key: number): number => {
+  const lastKey = levels.lastKey
+  let level = 0
+  while (key > lastKey[level]!) level++
+  return level
 }
 
 /** The slot of `key` at `level`: bits `[B(level-1), B(level))` of the key. */

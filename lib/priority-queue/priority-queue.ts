@@ -44,6 +44,7 @@ import {
   markEmpty,
   markOccupied,
   maxKeyHeld,
+  setMinimum,
   nextOccupied,
   nextOccupiedAround,
   slotMinKey,
@@ -95,7 +96,8 @@ export class PriorityQueue<A> {
     this.levelBits = levelBits
     this.levels = new Levels(levelBits)
     this.pool = new Pool<A>(this.levels.headRows, capacity)
-    this.maxAllowedKey = maxAllowedKeyFor(this.levels, 0)
+    setMinimum(this.levels, 0, maxRepresentableKey)
+    this.maxAllowedKey = this.levels.lastKey[this.levels.top]!
   }
 }
 
@@ -183,7 +185,7 @@ export const levelBits = (pq: PriorityQueue<unknown>): LevelBits.LevelBits => pq
 /** Links `row`, whose key is `key`, at the end of its slot. */
 const place = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
   const levels = pq.levels
-  const level = levelOf(levels, key, pq.minAllowedKey)
+  const level = levelOf(levels, key)
   const slot = slotOf(levels, level, key)
   const head = levels.firstHead[level]! + slot
   const pool = pq.pool
@@ -321,7 +323,8 @@ const moveMinAllowedKey = (pq: PriorityQueue<unknown>, t: number): void => {
   if (t === old) return
   const levels = pq.levels
   pq.minAllowedKey = t
-  pq.maxAllowedKey = maxAllowedKeyFor(levels, t)
+  setMinimum(levels, t, maxRepresentableKey)
+  pq.maxAllowedKey = levels.lastKey[levels.top]!
   for (let level = 1; level < levels.count; level++) {
     const slotsPerKey = levels.slotsPerKey[level]!
     const block = Math.floor(t * slotsPerKey)
@@ -677,7 +680,7 @@ export const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly 
   for (let level = 0; level < levels.count; level++) {
     const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
     const high =
-      level === levels.top ? pq.maxAllowedKey : Math.floor(m / span) * span + span - 1
+      level === levels.top ? maxAllowedKeyFor(levels, m) : Math.floor(m / span) * span + span - 1
     ranges.push([low, high])
     low = high + 1
   }
@@ -697,6 +700,7 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   const guaranteed = Math.min(maxRepresentableKey, m + 2 ** LevelBits.numBits(pq.levelBits) - 1)
   check(pq.maxAllowedKey >= guaranteed, `maxAllowedKey ${pq.maxAllowedKey} < ${guaranteed}`)
   const ranges = levelRanges(pq)
+  ranges.forEach(([, high], level) => check(levels.lastKey[level] === high, `lastKey of level ${level}`))
   ranges.forEach(([low, high], level) => {
     const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
     check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)
@@ -736,7 +740,6 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
       const inList = visit(head, (row) => {
         const key = pool.keys[row]!
         check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
-        check(levelOf(levels, key, m) === level, `key ${key} at level ${level}`)
         check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
         leveled.add(row)
       })
