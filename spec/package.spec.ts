@@ -33,6 +33,6 @@ describe('the package entry points', () => {
     }
     visit(entry)
     expect(seen.size).toBeGreaterThan(3)
-    expect([...packages].sort()).toEqual(['fp-ts'])
+    expect([...packages].sort()).toEqual(['fp-ts', 'io-ts'])
   })
 })
