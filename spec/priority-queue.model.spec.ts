@@ -297,7 +297,7 @@ describe('PriorityQueue against a sorted-list model', () => {
         const world: World = { pq, model, dead: [], nextValue: 0 }
         fc.modelRun(() => ({ model: world, real: world }), cmds)
       }),
-      { numRuns: Number(process.env.PQ_RUNS ?? 600) },
+      { numRuns: Number(process.env.PQ_RUNS ?? 2000) },
     )
   })
 })
