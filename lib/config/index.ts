@@ -12,12 +12,14 @@
  */
 import * as A from 'fp-ts/lib/Apply.js'
 import * as E from 'fp-ts/lib/Either.js'
-import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import * as Intervals from '../timing-wheel/intervals.js'
+import { collectingErrors, describeErrors, field, finiteNumber, isRecord, numberWhere } from './validation.js'
+
+export { describeError, describeErrors, finiteNumber } from './validation.js'
 
 /** A validated configuration, ready for `TimingWheel.create`. */
 export interface Config {
@@ -35,16 +37,6 @@ export interface ConfigJson {
   readonly capacity?: number
 }
 
-/** An io-ts type for numbers that satisfy `ok`, failing with `${value} ${what}`. */
-const numberWhere = (name: string, what: string, ok: (n: number) => boolean): t.Type<number, number, unknown> =>
-  new t.Type<number, number, unknown>(
-    name,
-    (u): u is number => typeof u === 'number' && ok(u),
-    (u, c) => (typeof u === 'number' && ok(u) ? t.success(u) : t.failure(u, c, `${show(u)} ${what}`)),
-    t.identity,
-  )
-
-export const finiteNumber = numberWhere('FiniteNumber', 'is not a finite number', Number.isFinite)
 const positiveNumber = numberWhere('PositiveNumber', 'is not a finite number > 0', (n) => Number.isFinite(n) && n > 0)
 const capacityNumber = numberWhere(
   'Capacity',
@@ -67,17 +59,6 @@ const levelBitsType = new t.Type<LevelBits.LevelBits, readonly number[], unknown
 )
 
 const known = new Set(['start', 'alarmPrecision', 'levelBits', 'capacity'])
-const V = E.getApplicativeValidation(RA.getSemigroup<t.ValidationError>())
-
-/** Validates one field, extending the context with its key so errors carry the path. */
-const field = <T>(
-  record: Record<string, unknown>,
-  key: string,
-  type: t.Type<T, unknown, unknown>,
-  c: t.Context,
-): E.Either<ReadonlyArray<t.ValidationError>, T> =>
-  type.validate(record[key], t.appendContext(c, key, type, record[key]))
-
 const optional = <T, F>(type: t.Type<T, unknown, unknown>, fallback: F): t.Type<T | F, unknown, unknown> =>
   new t.Type<T | F, unknown, unknown>(
     type.name,
@@ -87,7 +68,7 @@ const optional = <T, F>(type: t.Type<T, unknown, unknown>, fallback: F): t.Type<
   )
 
 const validateConfig = (u: unknown, c: t.Context): t.Validation<Config> => {
-  if (typeof u !== 'object' || u === null || Array.isArray(u)) {
+  if (!isRecord(u)) {
     return t.failure(u, c, `${show(u)} is not an object with alarmPrecision and optional start, levelBits, capacity`)
   }
   const record = u as Record<string, unknown>
@@ -98,7 +79,7 @@ const validateConfig = (u: unknown, c: t.Context): t.Validation<Config> => {
       context: t.appendContext(c, key, t.unknown, record[key]),
       message: `unknown key "${key}" (known: ${[...known].join(', ')})`,
     }))
-  const fields = A.sequenceS(V)({
+  const fields = A.sequenceS(collectingErrors)({
     start: field(record, 'start', optional(finiteNumber, 0), c),
     alarmPrecision: field(record, 'alarmPrecision', positiveNumber, c),
     levelBits: field(record, 'levelBits', optional(levelBitsType, LevelBits.default), c),
@@ -146,20 +127,6 @@ export const codec: t.Type<Config, ConfigJson, unknown> = new t.Type<Config, Con
     ...(config.capacity === undefined ? {} : { capacity: config.capacity }),
   }),
 )
-
-/** `path: message` for one io-ts error, the path as dotted keys from the root. */
-export const describeError = (error: t.ValidationError): string => {
-  const path = error.context
-    .map((entry) => entry.key)
-    .filter((key) => key !== '')
-    .join('.')
-  const message = error.message ?? `${show(error.value)} is not a valid ${error.context[error.context.length - 1]?.type.name}`
-  return `${path === '' ? '(root)' : path}: ${message}`
-}
-
-/** Every problem of a failed validation in one message. */
-export const describeErrors = (what: string, errors: t.Errors): string =>
-  `${what} has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${errors.map(describeError).join('; ')}`
 
 /**
  * Validates unknown input into a {@link Config}; a `Left` lists every problem with its

@@ -12,6 +12,7 @@ import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import * as Config from '../config/index.js'
+import { collectingErrors, field, finiteNumber, isRecord } from '../config/validation.js'
 import * as TW from './timing-wheel.js'
 
 /** The plain-data form of a wheel. */
@@ -21,21 +22,9 @@ export interface Snapshot<O> {
   readonly alarms: ReadonlyArray<{ readonly at: number; readonly value: O }>
 }
 
-const V = E.getApplicativeValidation(RA.getSemigroup<t.ValidationError>())
-
-const at = <T>(
-  record: Record<string, unknown>,
-  key: string,
-  type: t.Type<T, unknown, unknown>,
-  c: t.Context,
-): E.Either<ReadonlyArray<t.ValidationError>, T> => type.validate(record[key], t.appendContext(c, key, type, record[key]))
-
 const failure = (value: unknown, c: t.Context, message: string): ReadonlyArray<t.ValidationError> => [
   { value, context: c, message },
 ]
-
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** The alarms' structure: an array of `{ at, value }` with finite times and valid values. */
 const alarmsType = <T>(valueCodec: t.Type<T, unknown, unknown>) =>
@@ -47,13 +36,13 @@ const alarmsType = <T>(valueCodec: t.Type<T, unknown, unknown>) =>
       const each = u.map((alarm: unknown, i) => {
         const ci = t.appendContext(c, String(i), t.unknown, alarm)
         if (!isRecord(alarm)) return E.left(failure(alarm, ci, 'is not an object { at, value }'))
-        return A.sequenceS(V)({
-          at: at(alarm, 'at', Config.finiteNumber, ci),
-          value: at(alarm, 'value', valueCodec, ci),
+        return A.sequenceS(collectingErrors)({
+          at: field(alarm, 'at', finiteNumber, ci),
+          value: field(alarm, 'value', valueCodec, ci),
         })
       })
       return pipe(
-        RA.sequence(V)(each),
+        RA.sequence(collectingErrors)(each),
         E.mapLeft((errors) => [...errors]),
       )
     },
@@ -68,7 +57,7 @@ const rebuild = <T>(
   record: Record<string, unknown>,
   c: t.Context,
 ): E.Either<ReadonlyArray<t.ValidationError>, TW.TimingWheel<T>> => {
-  const nowContext = t.appendContext(c, 'now', Config.finiteNumber, now)
+  const nowContext = t.appendContext(c, 'now', finiteNumber, now)
   let wheel: TW.TimingWheel<T>
   try {
     wheel = TW.create<T>(config)
@@ -87,7 +76,7 @@ const rebuild = <T>(
       TW.add(wheel, alarm.at, alarm.value)
     } catch (e) {
       const ci = t.appendContext(t.appendContext(c, 'alarms', t.unknown, record['alarms']), String(i), t.unknown, alarm)
-      errors.push(...failure(alarm.at, t.appendContext(ci, 'at', Config.finiteNumber, alarm.at), (e as Error).message))
+      errors.push(...failure(alarm.at, t.appendContext(ci, 'at', finiteNumber, alarm.at), (e as Error).message))
     }
   })
   return errors.length > 0 ? E.left(errors) : E.right(wheel)
@@ -111,10 +100,10 @@ export const snapshotCodec = <T, O>(valueCodec: t.Type<T, O, unknown>): t.Type<T
     (u, c) => {
       if (!isRecord(u)) return t.failure(u, c, 'is not an object { config, now, alarms }')
       return pipe(
-        A.sequenceS(V)({
-          config: at(u, 'config', Config.codec, c),
-          now: at(u, 'now', Config.finiteNumber, c),
-          alarms: at(u, 'alarms', alarmsType(valueCodec as t.Type<T, unknown, unknown>), c),
+        A.sequenceS(collectingErrors)({
+          config: field(u, 'config', Config.codec, c),
+          now: field(u, 'now', finiteNumber, c),
+          alarms: field(u, 'alarms', alarmsType(valueCodec as t.Type<T, unknown, unknown>), c),
         }),
         E.chain(({ config, now, alarms }) => rebuild(config, now, alarms, u, c)),
         E.mapLeft((errors) => [...errors]),
