@@ -9,7 +9,6 @@ export {
   eltAt,
   removeAtMinKeyUpTo,
   atRangeOfMinKey,
-  levelRanges,
   toArrayInOrder,
   isFiring,
   nameAs,

@@ -111,12 +111,6 @@ export const levelOf = (levels: Levels, key: number): number => {
 export const slotOf = (levels: Levels, level: number, key: number): number =>
   Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
 
-/** The first key of the block of `keysPerSlot(level)` keys that holds `key`. */
-export const slotStartOf = (levels: Levels, level: number, key: number): number => {
-  const keysPerSlot = levels.keysPerSlot[level]!
-  return Math.floor(key * levels.slotsPerKey[level]!) * keysPerSlot
-}
-
 /**
  * The smallest key that slot `slot` of `level` can hold when the minimum allowed key is
  * `m`; for level 0 below the top, the one key it holds.

@@ -20,13 +20,13 @@
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list.
  */
 
-export const ROW_BITS = 27
-export const ROW_SCALE = 2 ** ROW_BITS
+const ROW_BITS = 27
+const ROW_SCALE = 2 ** ROW_BITS
 const INV_ROW_SCALE = 2 ** -ROW_BITS
-export const GEN_BITS = 53 - ROW_BITS
+const GEN_BITS = 53 - ROW_BITS
 const GEN_MASK = 2 ** GEN_BITS - 1
 /** The most rows a pool can have: handles must stay below 2^53. */
-export const MAX_ROWS = ROW_SCALE
+const MAX_ROWS = ROW_SCALE
 
 export const UNLINKED = -1
 const NO_ROW = -1

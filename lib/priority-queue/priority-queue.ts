@@ -672,7 +672,7 @@ const check = (ok: boolean, what: string): void => {
  * The key range `[low, high]` of each level when the minimum allowed key is `m`
  * (`high = low - 1` for a level that can hold nothing now).
  */
-export const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number, number]> => {
+const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number, number]> => {
   const levels = pq.levels
   const m = pq.minAllowedKey
   const ranges: Array<readonly [number, number]> = []
