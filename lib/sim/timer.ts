@@ -1,0 +1,88 @@
+/**
+ * One pending callback of a virtual clock, and the order fake-timers fires them in.
+ *
+ * Times here are elapsed milliseconds since the clock's start (see `virtual-clock.ts`),
+ * always integers: every delay goes through `parseInt`, so a clock that starts at 0 and
+ * moves by whole milliseconds never makes a fraction.
+ *
+ * Order: by `due`; at equal `due`, `setImmediate` timers before the others; then by
+ * `order`, a number handed out whenever a timer is armed (created, re-armed by its
+ * interval, refreshed). That is fake-timers' comparator, less the tie-breaks that its
+ * unique `order` makes unreachable.
+ */
+
+import type { Bucket } from './schedule.js'
+
+/** What made the timer; clearing it with the wrong function throws, as in fake-timers. */
+export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
+
+/** Where a timer is kept: a bucket of the wheel, the list of late timers, or nowhere. */
+export type Place = Bucket | 'late' | undefined
+
+/**
+ * A timer. `id`, `kind`, `callback`, `args`, `delay` and `interval` never change; `due`
+ * and `order` change when it is re-armed. The last five fields belong to the schedule
+ * (`schedule.ts`), which alone reads and writes them.
+ */
+export interface Timer {
+  readonly id: number
+  readonly kind: TimerKind
+  readonly callback: (...args: unknown[]) => unknown
+  /** Arguments for the callback; undefined for frames, which get `performance.now()`. */
+  readonly args: readonly unknown[] | undefined
+  /** The coerced first delay, which `refresh` uses again (undefined for immediates). */
+  readonly delay: number | undefined
+  /** The period of an interval, undefined for the other kinds. */
+  readonly interval: number | undefined
+  due: number
+  order: number
+  place: Place
+  prev: Timer | undefined
+  next: Timer | undefined
+  /** When the schedule last took it in; see the schedule's watches. */
+  armSeq: number
+}
+
+/**
+ * Whether `a` fires before `b` when both are pending. Constant time.
+ *
+ * @example
+ * late.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
+ */
+export const firesBefore = (a: Timer, b: Timer): boolean => {
+  if (a.due !== b.due) return a.due < b.due
+  const aImmediate = a.kind === 'Immediate'
+  if (aImmediate !== (b.kind === 'Immediate')) return aImmediate
+  return a.order < b.order
+}
+
+/**
+ * The function that creates a timer of this kind, as fake-timers' messages name it.
+ *
+ * @example
+ * scheduleName('AnimationFrame') // 'requestAnimationFrame'
+ */
+export const scheduleName = (kind: TimerKind): string =>
+  kind === 'AnimationFrame' ? 'requestAnimationFrame' : `set${kind}`
+
+/**
+ * The function that clears a timer of this kind, as fake-timers' messages name it.
+ *
+ * @example
+ * clearName('Immediate') // 'clearImmediate'
+ */
+export const clearName = (kind: TimerKind): string =>
+  kind === 'AnimationFrame' ? 'cancelAnimationFrame' : `clear${kind}`
+
+/**
+ * Whether the clear function for `asked` may clear a timer of `kind`: its own, or
+ * timeouts and intervals each other's.
+ *
+ * @example
+ * clearableAs('Interval', 'Timeout')   // true
+ * clearableAs('Immediate', 'Timeout')  // false
+ */
+export const clearableAs = (kind: TimerKind, asked: TimerKind): boolean =>
+  kind === asked ||
+  (kind === 'Timeout' && asked === 'Interval') ||
+  (kind === 'Interval' && asked === 'Timeout')
