@@ -7,7 +7,7 @@
  * reads the real clock and the only randomness comes from a seeded generator, so the same
  * seed gives the same log, line for line: the program plays the game twice and checks.
  */
-import { Alarm, TimingWheel } from '../lib/index.js'
+import { Alarm, TimingWheel } from 'timing-wheel'
 
 const FRAME = 1 / 60
 

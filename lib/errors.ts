@@ -34,6 +34,7 @@ export type TimingWheelErrorCode =
  * }
  */
 export class TimingWheelError extends Error {
+  /** What kind of misuse it was; branch on this, not on the message. */
   readonly code: TimingWheelErrorCode
 
   constructor(code: TimingWheelErrorCode, message: string) {

@@ -16,23 +16,48 @@ describe('the package entry points', () => {
   })
 
   it('importing timing-wheel does not load fast-check', async () => {
-    // Walk the built import graph from the main entry and collect the packages it loads.
-    const { readFileSync } = await import('node:fs')
-    const { dirname, resolve } = await import('node:path')
-    const { fileURLToPath } = await import('node:url')
-    const entry = fileURLToPath(import.meta.resolve('timing-wheel'))
-    const seen = new Set<string>()
-    const packages = new Set<string>()
-    const visit = (file: string): void => {
-      if (seen.has(file)) return
-      seen.add(file)
-      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*'([^']+)'/gm)) {
-        if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
-        else packages.add(spec!.split('/')[0]!)
-      }
-    }
-    visit(entry)
-    expect(seen.size).toBeGreaterThan(3)
+    const { files, packages } = await importGraph('timing-wheel')
+    expect(files.size).toBeGreaterThan(3)
     expect([...packages].sort()).toEqual(['fp-ts', 'io-ts'])
   })
+
+  it('timing-wheel/testing loads fast-check, its peer dependency', async () => {
+    const { packages } = await importGraph('timing-wheel/testing')
+    expect([...packages].sort()).toEqual(['fast-check', 'fp-ts', 'io-ts'])
+    const pkg = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'))
+    expect(pkg.peerDependencies).toEqual({ 'fast-check': '^4' })
+    expect(pkg.peerDependenciesMeta).toEqual({ 'fast-check': { optional: true } })
+  })
+
+  it('timing-wheel/testing exports the contract names', async () => {
+    const testing = await import('timing-wheel/testing')
+    for (const name of ['levelBitsArb', 'configArb', 'commandsArb', 'ReferenceWheel', 'checkGuarantees', 'runCommands']) {
+      expect(testing, name).toHaveProperty(name)
+    }
+    const { TimingWheel } = await import('timing-wheel')
+    const config = { alarmPrecision: 1 }
+    const commands = [{ kind: 'add', at: { kind: 'now', nudge: 0 } }] as const
+    expect(testing.runCommands(testing.checkedTimingWheelOps, TimingWheel.create<number>(config), commands)).toEqual(
+      testing.runCommands(testing.referenceWheelOps, testing.ReferenceWheel.create<number>(config), commands),
+    )
+  })
 })
+
+/** The built files an entry point loads and the packages they import, by walking `dist/`. */
+const importGraph = async (specifier: string): Promise<{ files: Set<string>; packages: Set<string> }> => {
+  const { readFileSync } = await import('node:fs')
+  const { dirname, resolve } = await import('node:path')
+  const { fileURLToPath } = await import('node:url')
+  const files = new Set<string>()
+  const packages = new Set<string>()
+  const visit = (file: string): void => {
+    if (files.has(file)) return
+    files.add(file)
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*'([^']+)'/gm)) {
+      if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
+      else packages.add(spec!.split('/')[0]!)
+    }
+  }
+  visit(fileURLToPath(import.meta.resolve(specifier)))
+  return { files, packages }
+}

@@ -6,7 +6,7 @@
  * seconds of back-off takes microseconds. `uninstall` puts the originals back.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { VirtualClock } from '../../lib/sim/index.js'
+import { VirtualClock } from 'timing-wheel/sim'
 import { type Outcome, retry } from './retry.js'
 
 describe('retry with exponential back-off, on virtual time', () => {

@@ -23,17 +23,25 @@ export { describeError, describeErrors, finiteNumber } from './validation.js'
 
 /** A validated configuration, ready for `TimingWheel.create`. */
 export interface Config {
+  /** The time the clock starts at (0 if the input had none). */
   readonly start: number
+  /** The length of an interval: a finite number > 0, coarse enough for doubles at `start`. */
   readonly alarmPrecision: number
+  /** The level widths (`LevelBits.default` if the input had none). */
   readonly levelBits: LevelBits.LevelBits
+  /** How many alarms to make room for up front, if the input said. */
   readonly capacity?: number
 }
 
 /** The plain-data form of a configuration, as in a JSON file. */
 export interface ConfigJson {
+  /** The time the clock starts at; default 0. */
   readonly start?: number
+  /** The length of an interval. */
   readonly alarmPrecision: number
+  /** The level widths; default `[11, 10, 10, 10, 10, 1]`. */
   readonly levelBits?: readonly number[]
+  /** How many alarms to make room for up front; an integer in `[0, 2^27)`. */
   readonly capacity?: number
 }
 

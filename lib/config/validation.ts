@@ -29,6 +29,13 @@ export const numberWhere = (name: string, what: string, ok: (n: number) => boole
     t.identity,
   )
 
+/**
+ * The io-ts codec of finite numbers (not NaN or an infinity), for building codecs of
+ * alarm values or configurations that report problems the way `Config.decode` does.
+ *
+ * @example
+ * finiteNumber.decode(Infinity) // Left: "Infinity is not a finite number"
+ */
 export const finiteNumber = numberWhere('FiniteNumber', 'is not a finite number', Number.isFinite)
 
 export const isRecord = (u: unknown): u is Record<string, unknown> =>

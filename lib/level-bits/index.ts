@@ -14,7 +14,10 @@ import { TimingWheelError, show } from '../errors.js'
 declare const levelBitsBrand: unique symbol
 
 /** A validated, immutable list of level widths. Make one with {@link create}. */
-export type LevelBits = readonly number[] & { readonly [levelBitsBrand]: true }
+export type LevelBits = readonly number[] & {
+  /** Marks arrays that {@link create} validated; no value has it at run time. */
+  readonly [levelBitsBrand]: true
+}
 
 /** Keys live in `[0, 2^52 - 1]`, so every key computation is exact in a double. */
 export const maxNumBits = 52

@@ -71,7 +71,10 @@ declare const eltBrand: unique symbol
  * A handle on an element added to a queue: a number that encodes the element's row and a
  * generation, so it never refers to a later element that reuses the row.
  */
-export type Elt<A> = number & { readonly [eltBrand]: A }
+export type Elt<A> = number & {
+  /** Keeps handles of queues of different value types apart; no value has it at run time. */
+  readonly [eltBrand]: A
+}
 
 /** The largest key any queue accepts: `2^52 - 1`. */
 export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
@@ -166,6 +169,7 @@ export const create = <A>(opts: CreateOptions = {}): PriorityQueue<A> => {
 /** The number of elements in the queue. Constant time. */
 export const length = (pq: PriorityQueue<unknown>): number => pq.length
 
+/** Whether the queue holds no element. Constant time. */
 export const isEmpty = (pq: PriorityQueue<unknown>): boolean => pq.length === 0
 
 /** The least key `add` accepts now. Constant time. */
@@ -534,6 +538,13 @@ export const minElt = <A>(pq: PriorityQueue<A>): O.Option<Elt<A>> => {
   return row === NO_ROW ? O.none : O.some(handleOf(pq.pool, row) as Elt<A>)
 }
 
+/**
+ * {@link minElt}, throwing `Empty` on an empty queue.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * Elt.value(pq, PriorityQueue.minEltExn(pq)) // 'c'
+ */
 export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
   const row = minRow(pq)
   if (row === NO_ROW) empty('minEltExn')
@@ -546,6 +557,7 @@ export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> => {
   return row === NO_ROW ? O.none : O.some(pq.pool.keys[row]!)
 }
 
+/** {@link minKey}, throwing `Empty` on an empty queue. */
 export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
   const row = minRow(pq)
   if (row === NO_ROW) empty('minKeyExn')

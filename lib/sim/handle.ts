@@ -31,16 +31,19 @@ export class TimerHandle {
     this.#refresh = refresh
   }
 
+  /** Marks the timer as keeping the event loop alive, as Node's `Timeout.ref` does; it changes nothing else here. */
   ref(): this {
     this.refed = true
     return this
   }
 
+  /** Marks the timer as not keeping the event loop alive; it still fires when the clock moves. */
   unref(): this {
     this.refed = false
     return this
   }
 
+  /** Whether `ref` (or no call) rather than `unref` was called last. */
   hasRef(): boolean {
     return this.refed
   }

@@ -72,7 +72,10 @@ export interface VirtualClock {
   /** How many timers `runAll` runs before it throws. */
   loopLimit: number
   /** `performance.now()`: elapsed virtual ms since creation, with the fractions of fractional ticks. */
-  readonly performance: { readonly now: () => number }
+  readonly performance: {
+    /** Elapsed virtual ms since the clock was created; constant time. */
+    readonly now: () => number
+  }
 
   /**
    * Calls `callback(...args)` once, `delay` ms from now. The delay is coerced as browsers

@@ -5,9 +5,21 @@
  * and shares no code with the wheel but two definitions: how far doubles keep intervals
  * apart, and the key range of the levels (a formula here, a layout there).
  *
- * It has the same functions as `TimingWheel`, with its own handles, and throws
- * `TimingWheelError`s with the same codes, so differential tests can run one program on
- * both and compare.
+ * It has the same functions as `TimingWheel` (the `Alarm.*` readers as `alarmAt`,
+ * `alarmValue`, `alarmIntervalNum`), with its own handles, and throws `TimingWheelError`s
+ * with the same codes, so differential tests can run one program on both and compare:
+ * `runCommands` with `referenceWheelOps` does that for generated command lists.
+ *
+ * Every function here takes time linear in the alarms (or `log` of the range, for the
+ * interval arithmetic): it is for tests, not for use.
+ *
+ * @example
+ * import { ReferenceWheel } from 'timing-wheel/testing'
+ * const r = ReferenceWheel.create<string>({ alarmPrecision: 1 })
+ * ReferenceWheel.add(r, 5, 'five')
+ * ReferenceWheel.advanceClock(r, 10, (a) => console.log(ReferenceWheel.alarmValue(r, a))) // five
+ *
+ * @module
  */
 import * as O from 'fp-ts/lib/Option.js'
 import { TimingWheelError } from '../errors.js'
@@ -16,8 +28,11 @@ import { maxExactIntervalNum } from '../timing-wheel/intervals.js'
 import type { Config } from '../timing-wheel/timing-wheel.js'
 
 declare const refAlarmBrand: unique symbol
-/** A handle on an alarm of a {@link ReferenceWheel}. */
-export type RefAlarm<A> = number & { readonly [refAlarmBrand]: A }
+/** A handle on an alarm of a {@link ReferenceWheel}: a number never reused in that model. */
+export type RefAlarm<A> = number & {
+  /** Keeps the handles of models of different value types apart; no value has it. */
+  readonly [refAlarmBrand]: A
+}
 
 interface Entry<A> {
   readonly handle: RefAlarm<A>
@@ -28,18 +43,25 @@ interface Entry<A> {
   version: number
 }
 
-/** The model's state; use this module's functions on it. */
+/** The model's state, in plain sight for debugging; change it only with this module's functions. */
 export interface ReferenceWheel<A> {
+  /** The time the clock started at. */
   readonly start: number
+  /** The length of an interval. */
   readonly alarmPrecision: number
+  /** The level widths, which fix how far ahead alarms may be. */
   readonly levelBits: readonly number[]
+  /** The last interval number doubles keep distinct from `start` on. */
   readonly maxIntervalNum: number
+  /** The clock's time. */
   now: number
-  /** Alarms in firing order: by key, then by when they were (re)scheduled. */
+  /** @internal Alarms in firing order: by key, then by when they were (re)scheduled. */
   entries: Array<Entry<A>>
-  /** The alarm whose handler is running, if any. */
+  /** @internal The alarm whose handler is running, if any. */
   firing: Entry<A> | undefined
+  /** @internal Whether an advance is calling handlers. */
   inHandlers: boolean
+  /** @internal The next handle, and the next (re)schedule's version. */
   nextHandle: number
 }
 
@@ -47,7 +69,13 @@ const fail = (code: ConstructorParameters<typeof TimingWheelError>[0], message: 
   throw new TimingWheelError(code, message)
 }
 
-/** Like `TimingWheel.create`. */
+/**
+ * A model with no alarms and `now = start`, like `TimingWheel.create`; throws
+ * `InvalidConfig` or `InvalidLevelBits` for the configurations the wheel refuses.
+ *
+ * @example
+ * const r = ReferenceWheel.create<number>({ start: 0, alarmPrecision: 0.1, levelBits: [4, 4] })
+ */
 export const create = <A>(config: Config): ReferenceWheel<A> => {
   const start = (config.start ?? 0) + 0
   const p = config.alarmPrecision
@@ -63,8 +91,20 @@ export const create = <A>(config: Config): ReferenceWheel<A> => {
   return { start, alarmPrecision: p, levelBits, maxIntervalNum, now: start, entries: [], firing: undefined, inHandlers: false, nextHandle: 1 }
 }
 
+// Accessors.
+
+/** The time the clock started at. */
+export const start = (r: ReferenceWheel<unknown>): number => r.start
+/** The length of an interval. */
+export const alarmPrecision = (r: ReferenceWheel<unknown>): number => r.alarmPrecision
+/** The level widths the configuration named (or the default); they fix how far ahead alarms may be. */
+export const levelBits = (r: ReferenceWheel<unknown>): readonly number[] => r.levelBits
+/** The last interval number doubles keep distinct from `start` on, as `TimingWheel.maxIntervalNum`. */
+export const maxIntervalNum = (r: ReferenceWheel<unknown>): number => r.maxIntervalNum
+
 // Intervals, from the definition.
 
+/** `start + k * alarmPrecision`, the definition; unlike the wheel's, it does not check `k`. */
 export const intervalNumStart = (r: ReferenceWheel<unknown>, k: number): number => r.start + k * r.alarmPrecision
 
 /** The largest `k` in `[0, maxIntervalNum]` with `intervalNumStart(k) <= time`, by bisection. */
@@ -82,12 +122,19 @@ export const intervalNum = (r: ReferenceWheel<unknown>, time: number): number =>
   return low
 }
 
+/** The start of the interval holding `time`. */
 export const intervalStart = (r: ReferenceWheel<unknown>, time: number): number =>
   intervalNumStart(r, intervalNum(r, time))
 
+/** The clock's time. */
 export const now = (r: ReferenceWheel<unknown>): number => r.now
+/** The number of the interval holding `now`: the least interval an alarm may have. */
 export const nowIntervalNum = (r: ReferenceWheel<unknown>): number => intervalNum(r, r.now)
+/** `nowIntervalNum`, under the name `TimingWheel` also has. */
+export const minAllowedAlarmIntervalNum = nowIntervalNum
+/** The number of alarms; an alarm whose handler is running is not counted. */
 export const length = (r: ReferenceWheel<unknown>): number => r.entries.length
+/** Whether there are no alarms. */
 export const isEmpty = (r: ReferenceWheel<unknown>): boolean => r.entries.length === 0
 
 /**
@@ -104,6 +151,7 @@ export const maxAllowedAlarmIntervalNum = (r: ReferenceWheel<unknown>): number =
   return Math.min(held, 2 ** 52 - 1, r.maxIntervalNum)
 }
 
+/** Every alarm time is below this: the end of interval `maxAllowedAlarmIntervalNum`. */
 export const alarmUpperBound = (r: ReferenceWheel<unknown>): number =>
   intervalNumStart(r, maxAllowedAlarmIntervalNum(r) + 1)
 
@@ -135,6 +183,11 @@ const insert = <A>(r: ReferenceWheel<A>, entry: Entry<A>): void => {
   r.entries.splice(i < 0 ? r.entries.length : i, 0, entry)
 }
 
+/**
+ * Adds an alarm at `at` holding `value`, last among its interval. Throws
+ * `TimeOutOfRange` if `at` is not finite, before now's interval or not below
+ * `alarmUpperBound`.
+ */
 export const add = <A>(r: ReferenceWheel<A>, at: number, value: A): RefAlarm<A> => {
   const key = checkedKey(r, at)
   const handle = r.nextHandle++ as RefAlarm<A>
@@ -149,16 +202,23 @@ const checkedIntervalNum = (r: ReferenceWheel<unknown>, k: number): number => {
   return k
 }
 
+/** `add(r, intervalNumStart(r, k), value)`; throws `TimeOutOfRange` for a `k` out of the alarm range. */
 export const addAtIntervalNum = <A>(r: ReferenceWheel<A>, k: number, value: A): RefAlarm<A> =>
   add(r, intervalNumStart(r, checkedIntervalNum(r, k)), value)
 
+/** Whether `alarm` is in the model (false for the alarm whose handler is running). */
 export const mem = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): boolean => entryOf(r, alarm) !== undefined
 
+/** Removes an alarm; throws `AlarmNotFound` unless it is in the model. */
 export const remove = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): void => {
   if (!mem(r, alarm)) fail('AlarmNotFound', `alarm ${alarm}`)
   r.entries = r.entries.filter((e) => e.handle !== alarm)
 }
 
+/**
+ * Moves an alarm to `at`, last among its new interval; inside its own handler it puts the
+ * alarm back. Throws `AlarmNotFound` or `TimeOutOfRange`, changing nothing.
+ */
 export const reschedule = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>, at: number): void => {
   const entry = readable(r, alarm)
   const key = checkedKey(r, at)
@@ -168,21 +228,28 @@ export const reschedule = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>, at: numb
   insert(r, entry)
 }
 
+/** `reschedule(r, alarm, intervalNumStart(r, k))`, checking `alarm` first, then `k`. */
 export const rescheduleAtIntervalNum = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>, k: number): void => {
   readable(r, alarm)
   reschedule(r, alarm, intervalNumStart(r, checkedIntervalNum(r, k)))
 }
 
+/** Removes every alarm; throws `Reentrant` from a handler. */
 export const clear = (r: ReferenceWheel<unknown>): void => {
   if (r.inHandlers) fail('Reentrant', 'clear')
   r.entries = []
 }
 
+/** Every alarm in firing order: by interval, then by when it was (re)scheduled. */
 export const toArray = <A>(r: ReferenceWheel<A>): ReadonlyArray<RefAlarm<A>> => r.entries.map((e) => e.handle)
+/** Calls `f` on every alarm in firing order; `f` may change the model. */
 export const iter = <A>(r: ReferenceWheel<A>, f: (a: RefAlarm<A>) => void): void => toArray(r).forEach((a) => f(a))
 
+/** `Alarm.at`: the alarm's time; throws `AlarmNotFound` unless it is in the model or firing. */
 export const alarmAt = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): number => readable(r, alarm).at
+/** `Alarm.value`: the alarm's value; throws as {@link alarmAt}. */
 export const alarmValue = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): A => readable(r, alarm).value
+/** `Alarm.intervalNum`: the number of the alarm's interval; throws as {@link alarmAt}. */
 export const alarmIntervalNum = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): number => readable(r, alarm).key
 
 // Firing.
@@ -219,6 +286,12 @@ const checkClockTime = (r: ReferenceWheel<unknown>, to: number): void => {
   if (to >= intervalNumStart(r, r.maxIntervalNum + 1)) fail('TimeOutOfRange', `advance to ${to}`)
 }
 
+/**
+ * Sets `now` to `to` and fires, one at a time, the first alarm in firing order whose time
+ * is before `intervalStart(to)`, until there is none. No-op if `to <= now`. Throws
+ * `Reentrant` from a handler, `TimeOutOfRange` for a `to` that is not finite or past the
+ * representable range; rethrows the first handler error after the advance.
+ */
 export const advanceClock = <A>(r: ReferenceWheel<A>, to: number, handleFired: (a: RefAlarm<A>) => void): void => {
   if (r.inHandlers) fail('Reentrant', 'advanceClock')
   checkClockTime(r, to)
@@ -229,6 +302,7 @@ export const advanceClock = <A>(r: ReferenceWheel<A>, to: number, handleFired: (
   fireWhile(r, (e) => e.at < bound, handleFired)
 }
 
+/** Fires the alarms of now's interval with `at <= now` that were there when the call began. */
 export const firePastAlarms = <A>(r: ReferenceWheel<A>, handleFired: (a: RefAlarm<A>) => void): void => {
   if (r.inHandlers) fail('Reentrant', 'firePastAlarms')
   const key = nowIntervalNum(r)
@@ -245,24 +319,29 @@ const minEntries = <A>(r: ReferenceWheel<A>): Array<Entry<A>> => {
   return first === undefined ? [] : r.entries.filter((e) => e.key === first.key)
 }
 
+/** The interval number of the earliest alarm. */
 export const minAlarmIntervalNum = (r: ReferenceWheel<unknown>): O.Option<number> =>
   O.fromNullable(r.entries[0]?.key)
 
+/** The least alarm time in the earliest interval that has alarms. */
 export const minAlarmTimeInMinInterval = (r: ReferenceWheel<unknown>): O.Option<number> => {
   const es = minEntries(r)
   return es.length === 0 ? O.none : O.some(Math.min(...es.map((e) => e.at)))
 }
 
+/** The greatest alarm time in the earliest interval that has alarms. */
 export const maxAlarmTimeInMinInterval = (r: ReferenceWheel<unknown>): O.Option<number> => {
   const es = minEntries(r)
   return es.length === 0 ? O.none : O.some(Math.max(...es.map((e) => e.at)))
 }
 
+/** The start of the interval after the earliest alarm's; none in the last representable interval. */
 export const nextAlarmFiresAt = (r: ReferenceWheel<unknown>): O.Option<number> => {
   const first = r.entries[0]
   return first === undefined || first.key >= r.maxIntervalNum ? O.none : O.some(intervalNumStart(r, first.key + 1))
 }
 
+/** Advances to `min(to, m)` for `m` the least alarm time and, if it reached `m`, fires the past alarms. */
 export const advanceClockStopAtNextAlarm = <A>(
   r: ReferenceWheel<A>,
   to: number,
@@ -275,3 +354,22 @@ export const advanceClockStopAtNextAlarm = <A>(
   advanceClock(r, min.value, handleFired)
   firePastAlarms(r, handleFired)
 }
+
+const exn =
+  (name: string, f: (r: ReferenceWheel<unknown>) => O.Option<number>) =>
+  (r: ReferenceWheel<unknown>): number => {
+    const value = f(r)
+    if (O.isSome(value)) return value.value
+    return r.entries.length === 0
+      ? fail('Empty', `${name} of a reference wheel with no alarms`)
+      : fail('TimeOutOfRange', `${name}: every alarm is in the last representable interval`)
+  }
+
+/** {@link minAlarmIntervalNum}, throwing `Empty` instead of returning none. */
+export const minAlarmIntervalNumExn = exn('minAlarmIntervalNumExn', minAlarmIntervalNum)
+/** {@link minAlarmTimeInMinInterval}, throwing `Empty` instead of returning none. */
+export const minAlarmTimeInMinIntervalExn = exn('minAlarmTimeInMinIntervalExn', minAlarmTimeInMinInterval)
+/** {@link maxAlarmTimeInMinInterval}, throwing `Empty` instead of returning none. */
+export const maxAlarmTimeInMinIntervalExn = exn('maxAlarmTimeInMinIntervalExn', maxAlarmTimeInMinInterval)
+/** {@link nextAlarmFiresAt}, throwing `Empty`, or `TimeOutOfRange` if every alarm is in the last interval. */
+export const nextAlarmFiresAtExn = exn('nextAlarmFiresAtExn', nextAlarmFiresAt)

@@ -17,9 +17,17 @@ import * as TW from './timing-wheel.js'
 
 /** The plain-data form of a wheel. */
 export interface Snapshot<O> {
+  /** The configuration that rebuilds the wheel. */
   readonly config: Config.ConfigJson
+  /** The clock's time. */
   readonly now: number
-  readonly alarms: ReadonlyArray<{ readonly at: number; readonly value: O }>
+  /** Every alarm, in firing order. */
+  readonly alarms: ReadonlyArray<{
+    /** The alarm's time. */
+    readonly at: number
+    /** Its value, encoded by the value codec. */
+    readonly value: O
+  }>
 }
 
 const failure = (value: unknown, c: t.Context, message: string): ReadonlyArray<t.ValidationError> => [

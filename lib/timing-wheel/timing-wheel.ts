@@ -37,7 +37,10 @@ import {
 declare const alarmBrand: unique symbol
 
 /** A handle on an alarm in a timing wheel: a number, never reused for another alarm. */
-export type Alarm<A> = number & { readonly [alarmBrand]: A }
+export type Alarm<A> = number & {
+  /** Keeps alarms of wheels of different value types apart; no value has it at run time. */
+  readonly [alarmBrand]: A
+}
 
 /** What `create` takes. */
 export interface Config {
@@ -133,23 +136,51 @@ export const create = <A>(config: Config): TimingWheel<A> => {
 
 // Accessors.
 
+/**
+ * The clock's time: `start` until the first advance, then the last `to` that moved it.
+ * Constant time.
+ *
+ * @example
+ * TimingWheel.advanceClock(t, 12.5, onFire)
+ * TimingWheel.now(t) // 12.5
+ */
 export const now = (t: TimingWheel<unknown>): number => t.now
+/** The time the clock started at; interval 0 begins here. Constant time. */
 export const start = (t: TimingWheel<unknown>): number => t.intervals.start
+/** The length of an interval: alarms in one interval fire in the same advance. Constant time. */
 export const alarmPrecision = (t: TimingWheel<unknown>): number => t.intervals.precision
-/** The level bits of the wheel's queue. */
+/** The level bits of the wheel's queue. Constant time. */
 export const levelBits = (t: TimingWheel<unknown>): LevelBits.LevelBits => PQ.levelBits(t.queue)
-/** The number of alarms; an alarm whose handler is running is not counted. */
+/** The number of alarms; an alarm whose handler is running is not counted. Constant time. */
 export const length = (t: TimingWheel<unknown>): number => PQ.length(t.queue)
+/** Whether the wheel has no alarms (the one whose handler is running does not count). Constant time. */
 export const isEmpty = (t: TimingWheel<unknown>): boolean => PQ.isEmpty(t.queue)
-/** The configuration that rebuilds this wheel (with the level bits in use). */
+/**
+ * The configuration that rebuilds this wheel (with the level bits in use). Constant time.
+ *
+ * @example
+ * const copy = TimingWheel.create<string>(TimingWheel.config(t)) // same intervals, no alarms
+ */
 export const config = (
   t: TimingWheel<unknown>,
-): { start: number; alarmPrecision: number; levelBits: LevelBits.LevelBits; capacity?: number } =>
+): {
+  /** As given to `create`, or 0. */
+  start: number
+  /** As given to `create`. */
+  alarmPrecision: number
+  /** The level bits in use. */
+  levelBits: LevelBits.LevelBits
+  /** As given to `create`, if it was. */
+  capacity?: number
+} =>
   t.capacity === undefined
     ? { start: start(t), alarmPrecision: alarmPrecision(t), levelBits: levelBits(t) }
     : { start: start(t), alarmPrecision: alarmPrecision(t), levelBits: levelBits(t), capacity: t.capacity }
 
-/** The last interval number doubles can represent distinctly from this wheel's start. */
+/**
+ * The last interval number doubles can represent distinctly from this wheel's start: the
+ * clock cannot move past its interval. Constant time.
+ */
 export const maxIntervalNum = (t: TimingWheel<unknown>): number => t.intervals.maxIntervalNum
 
 // Intervals.
@@ -185,20 +216,37 @@ export const intervalNumStart = (t: TimingWheel<unknown>, k: number): number => 
   return intervalNumStartUnchecked(t, k)
 }
 
-/** The start of the interval holding `time`. */
+/**
+ * The start of the interval holding `time`: `intervalNumStart(t, intervalNum(t, time))`.
+ * Throws `TimeOutOfRange` as {@link intervalNum} does. Constant time.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 0.5 })
+ * TimingWheel.intervalStart(t, 1.7) // 1.5
+ */
 export const intervalStart = (t: TimingWheel<unknown>, time: number): number =>
   intervalNumStartUnchecked(t, intervalNum(t, time))
 
-/** The number of the interval holding `now`; also the least interval number of an alarm. */
+/** The number of the interval holding `now`; also the least interval number of an alarm. Constant time. */
 export const nowIntervalNum = (t: TimingWheel<unknown>): number => PQ.minAllowedKey(t.queue)
 
+/** {@link nowIntervalNum}, under Core's name: the least interval number `addAtIntervalNum` accepts. */
 export const minAllowedAlarmIntervalNum = nowIntervalNum
 
-/** The greatest interval number an alarm may have now. */
+/**
+ * The greatest interval number an alarm may have now: at least `2^numBits - 1` intervals
+ * after now's, capped at {@link maxIntervalNum}. Constant time.
+ */
 export const maxAllowedAlarmIntervalNum = (t: TimingWheel<unknown>): number =>
   Math.min(PQ.maxAllowedKey(t.queue), t.intervals.maxIntervalNum)
 
-/** Every alarm time is below this; it grows as `now` does. */
+/**
+ * Every alarm time is below this: the end of interval {@link maxAllowedAlarmIntervalNum};
+ * it grows as `now` does. Constant time.
+ *
+ * @example
+ * TimingWheel.add(t, TimingWheel.alarmUpperBound(t), 'x') // throws TimeOutOfRange
+ */
 export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
   intervalNumStartUnchecked(t, maxAllowedAlarmIntervalNum(t) + 1)
 
@@ -231,7 +279,14 @@ const checkAlarmIntervalNum = (t: TimingWheel<unknown>, k: number, what: string)
 export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> =>
   toAlarm(addWithAt(t.queue, keyOfAlarmTime(t, at, 'add'), at, value))
 
-/** `add(t, intervalNumStart(t, k), value)`. */
+/**
+ * `add(t, intervalNumStart(t, k), value)`: an alarm at the start of interval `k`. Throws
+ * `TimeOutOfRange` unless `k` is an integer in `[nowIntervalNum, maxAllowedAlarmIntervalNum]`.
+ * Constant time.
+ *
+ * @example
+ * TimingWheel.addAtIntervalNum(t, TimingWheel.nowIntervalNum(t) + 1, 'next interval')
+ */
 export const addAtIntervalNum = <A>(t: TimingWheel<A>, k: number, value: A): Alarm<A> => {
   checkAlarmIntervalNum(t, k, 'addAtIntervalNum')
   return toAlarm(addWithAt(t.queue, k, intervalNumStartUnchecked(t, k), value))
@@ -250,17 +305,24 @@ export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): v
   changeWithAt(t.queue, toElt(alarm), keyOfAlarmTime(t, at, 'reschedule'), at)
 }
 
-/** `reschedule(t, alarm, intervalNumStart(t, k))`. */
+/**
+ * `reschedule(t, alarm, intervalNumStart(t, k))`. Throws `AlarmNotFound` for an alarm not
+ * in the wheel, then `TimeOutOfRange` as {@link addAtIntervalNum}, changing nothing.
+ * Constant time.
+ */
 export const rescheduleAtIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>, k: number): void => {
   eltAt(t.queue, toElt(alarm))
   checkAlarmIntervalNum(t, k, 'rescheduleAtIntervalNum')
   changeWithAt(t.queue, toElt(alarm), k, intervalNumStartUnchecked(t, k))
 }
 
-/** Whether `alarm` is in the wheel (false for the alarm whose handler is running). */
+/**
+ * Whether `alarm` is in the wheel (false for the alarm whose handler is running, and for
+ * every handle once removed or fired). Never throws. Constant time.
+ */
 export const mem = <A>(t: TimingWheel<A>, alarm: Alarm<A>): boolean => PQ.mem(t.queue, toElt(alarm))
 
-/** Removes every alarm; their handles die. Throws `Reentrant` from a handler. */
+/** Removes every alarm; their handles die. Throws `Reentrant` from a handler. Linear in the alarms. */
 export const clear = (t: TimingWheel<unknown>): void => {
   if (isFiring(t.queue)) reentrant('clear')
   PQ.clear(t.queue)
@@ -277,10 +339,16 @@ export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void =
 
 // Reading alarms.
 
-/** The time of an alarm in the wheel or of the one whose handler is running. */
+/**
+ * The time of an alarm in the wheel or of the one whose handler is running; throws
+ * `AlarmNotFound` otherwise. Constant time.
+ */
 export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm))
+/** The value of an alarm in the wheel or of the one whose handler is running; throws `AlarmNotFound` otherwise. */
 export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => Elt.value(t.queue, toElt(alarm))
+/** The number of the interval of an alarm's time; throws as {@link alarmValue}. */
 export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => Elt.key(t.queue, toElt(alarm))
+/** A handle that is in no wheel: a placeholder for "no alarm" where a handle is required. */
 export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 
 // Advancing the clock.
@@ -302,6 +370,10 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
 /**
  * Sets `now` to `to` and fires every alarm with `at < intervalStart(to)`, calling
  * `handleFired` on each in interval order and, within an interval, in the order added.
+ *
+ * @example
+ * TimingWheel.advanceClock(t, 1000, (a) => console.log(Alarm.at(t, a), Alarm.value(t, a)))
+ *
  * A no-op if `to <= now`. During the handlers `now` is already `to`; they may add, remove
  * and reschedule alarms. If a handler throws, the advance completes and then the first
  * error is rethrown.
@@ -323,6 +395,11 @@ export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (ala
 /**
  * Fires the alarms of `now`'s interval whose time is at most `now`, in the order added.
  * Alarms their handlers add are not fired by this call. Throws `Reentrant` from a handler.
+ * Time: proportional to the alarms of `now`'s interval.
+ *
+ * @example
+ * TimingWheel.add(t, TimingWheel.now(t), 'due now')
+ * TimingWheel.firePastAlarms(t, onFire) // fires it without moving the clock
  */
 export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<A>) => void): void => {
   if (isFiring(t.queue)) reentrant('firePastAlarms')
@@ -332,7 +409,12 @@ export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<
 /**
  * Advances to `min(to, m)` where `m` is the least alarm time; if that reaches `m`, also
  * fires the alarms of the then current interval whose time is at most `now` (so the
- * alarms at `m` fire). With no alarms, `advanceClock(t, to, handleFired)`.
+ * alarms at `m` fire). With no alarms, `advanceClock(t, to, handleFired)`. Throws as
+ * {@link advanceClock}; costs what it and {@link firePastAlarms} cost.
+ *
+ * @example
+ * // A discrete-event simulation: jump from event to event, each handler seeing its own time.
+ * while (!TimingWheel.isEmpty(t)) TimingWheel.advanceClockStopAtNextAlarm(t, end, onFire)
  */
 export const advanceClockStopAtNextAlarm = <A>(
   t: TimingWheel<A>,
@@ -352,32 +434,41 @@ export const advanceClockStopAtNextAlarm = <A>(
 
 // The next alarm.
 
-/** The interval number of the earliest alarm. */
+/** The interval number of the earliest alarm. Found through the occupancy bitmaps, then cached. */
 export const minAlarmIntervalNum = (t: TimingWheel<unknown>): O.Option<number> => PQ.minKey(t.queue)
 
+/** {@link minAlarmIntervalNum}, throwing `Empty` on a wheel with no alarms. */
 export const minAlarmIntervalNumExn = (t: TimingWheel<unknown>): number => {
   if (PQ.isEmpty(t.queue)) empty('minAlarmIntervalNumExn')
   return PQ.minKeyExn(t.queue)
 }
 
-/** The least alarm time in the earliest interval that has alarms. */
+/**
+ * The least alarm time in the earliest interval that has alarms. Linear in the alarms
+ * that share the earliest alarm's slot.
+ */
 export const minAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
   const range = atRangeOfMinKey(t.queue)
   return range === undefined ? O.none : O.some(range[0])
 }
 
+/** {@link minAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms. */
 export const minAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
   const range = atRangeOfMinKey(t.queue)
   if (range === undefined) empty('minAlarmTimeInMinIntervalExn')
   return range![0]
 }
 
-/** The greatest alarm time in the earliest interval that has alarms. */
+/**
+ * The greatest alarm time in the earliest interval that has alarms. Linear in the alarms
+ * that share the earliest alarm's slot.
+ */
 export const maxAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
   const range = atRangeOfMinKey(t.queue)
   return range === undefined ? O.none : O.some(range[1])
 }
 
+/** {@link maxAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms. */
 export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
   const range = atRangeOfMinKey(t.queue)
   if (range === undefined) empty('maxAlarmTimeInMinIntervalExn')
@@ -397,6 +488,13 @@ export const nextAlarmFiresAt = (t: TimingWheel<unknown>): O.Option<number> => {
     : O.some(intervalNumStartUnchecked(t, key.value + 1))
 }
 
+/**
+ * {@link nextAlarmFiresAt}, throwing `Empty` on a wheel with no alarms and
+ * `TimeOutOfRange` when every alarm is in the last representable interval.
+ *
+ * @example
+ * TimingWheel.advanceClock(t, TimingWheel.nextAlarmFiresAtExn(t), onFire) // fires the earliest interval
+ */
 export const nextAlarmFiresAtExn = (t: TimingWheel<unknown>): number => {
   const next = nextAlarmFiresAt(t)
   if (O.isNone(next)) {
@@ -415,6 +513,11 @@ const check = (ok: boolean, what: string): void => {
 /**
  * Checks the queue's invariant and the time layer's: `now` and every alarm in range, each
  * alarm's key the interval of its time, none before `now`'s interval (outside handlers).
+ * Throws an `Error` naming what is broken. Linear in the alarms and slots: for tests.
+ *
+ * @example
+ * TimingWheel.advanceClock(t, 100, onFire)
+ * TimingWheel.invariant(t) // after every step of a property test
  */
 export const invariant = (t: TimingWheel<unknown>): void => {
   PQ.invariant(t.queue)
