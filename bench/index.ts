@@ -1,0 +1,63 @@
+/**
+ * `npm run bench`: the timing wheel against the binary heaps and fake-timers a user would
+ * otherwise pick, on the workloads of `workloads.ts`. Prints a Markdown table and the
+ * targets, writes `bench/results.json`, and exits non-zero if any two implementations
+ * fired different alarms.
+ *
+ * Flags: `--quick` (small sizes, seconds; writes no JSON unless `--out` is given),
+ * `--seed=N`, `--out=path`, `--only=churn,hold,...` (see `runner.ts` for the names).
+ * Run node with `--expose-gc` (the npm script does) for the memory row and for full
+ * collections outside the timed regions.
+ */
+import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { fakeTimers } from './adapters/fake-timers.js'
+import { flatqueue } from './adapters/flatqueue.js'
+import { heapJs } from './adapters/heap-js.js'
+import { tinyqueue } from './adapters/tinyqueue.js'
+import { loadVirtualClock } from './adapters/virtual-clock.js'
+import { wheel } from './adapters/wheel.js'
+import { canMeasureMemory } from './drivers.js'
+import { render, toJson } from './report.js'
+import { ChecksumMismatch, type WorkloadId, allWorkloads, run } from './runner.js'
+import * as Workloads from './workloads.js'
+
+const args = process.argv.slice(2)
+const flag = (name: string): string | undefined =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+
+const quick = args.includes('--quick')
+const seed = Number(flag('seed') ?? 42)
+const only = flag('only')?.split(',') as WorkloadId[] | undefined
+const unknown = only?.filter((w) => !allWorkloads.includes(w)) ?? []
+if (!Number.isInteger(seed) || unknown.length > 0) {
+  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=path] [--only=${allWorkloads.join(',')}]`)
+  process.exit(2)
+}
+const out = flag('out') ?? (quick || only !== undefined ? undefined : fileURLToPath(new URL('./results.json', import.meta.url)))
+const command = ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')
+
+if (!canMeasureMemory()) {
+  console.error('note: node runs without --expose-gc: no memory figures, and no full GC before timed runs')
+}
+
+try {
+  const results = await run({
+    sizes: quick ? Workloads.quick : Workloads.full,
+    warmSizes: quick ? Workloads.tiny : Workloads.quick,
+    seed,
+    queues: [wheel, flatqueue, tinyqueue, heapJs],
+    clocks: [await loadVirtualClock(), fakeTimers],
+    ...(only === undefined ? {} : { workloads: only }),
+    log: (line) => process.stderr.write(`${line}\n`),
+  })
+  console.log(render(results, command))
+  if (out !== undefined) {
+    writeFileSync(out, toJson(results, command, quick ? 'quick' : 'full'))
+    console.error(`wrote ${out}`)
+  }
+} catch (e) {
+  if (!(e instanceof ChecksumMismatch)) throw e
+  console.error(`\nFAILED: ${e.message}`)
+  process.exitCode = 1
+}
