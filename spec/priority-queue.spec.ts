@@ -124,6 +124,25 @@ describe('add, remove, change, mem', () => {
     PriorityQueue.invariant(pq)
   })
 
+  it('removing most of a slot keeps the rest in order and findable', () => {
+    // One slot of level 1 and one of level 0, each losing two elements of every three:
+    // the lists close their gaps on the way, and every survivor must still be removable.
+    const pq = PriorityQueue.create<number>({ levelBits: [4, 4] })
+    const elts = Array.from({ length: 300 }, (_, i) => PriorityQueue.add(pq, i % 2 === 0 ? 40 : 7, i))
+    elts.forEach((e, i) => {
+      if (i % 3 !== 0) PriorityQueue.remove(pq, e)
+      PriorityQueue.invariant(pq)
+    })
+    const survivors = elts.filter((_, i) => i % 3 === 0)
+    PriorityQueue.remove(pq, survivors[5]!)
+    PriorityQueue.invariant(pq)
+    const expected = [...survivors.filter((_, j) => j !== 5)]
+      .map((e) => [Elt.key(pq, e), Elt.value(pq, e)] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, v]) => v)
+    expect(drain(pq, 41)).toEqual(expected)
+  })
+
   it('a handle stays dead after its row is reused a million times', () => {
     const pq = PriorityQueue.create<number>({ levelBits: [4, 4] })
     const first = PriorityQueue.add(pq, 1, 0)

@@ -5,6 +5,8 @@
  */
 export {
   addWithAt,
+  insert,
+  minKeyOr,
   changeWithAt,
   eltAt,
   removeAtMinKeyUpTo,

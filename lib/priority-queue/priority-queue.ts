@@ -55,6 +55,12 @@ import {
   Pool,
   UNLINKED,
   allocate,
+  atOf,
+  genOf,
+  keyOf,
+  nextOf,
+  prevOf,
+  setKeyAndAt,
   detachAll,
   handleOf,
   isLinked,
@@ -79,6 +85,10 @@ export type Elt<A> = number & {
 /** The largest key any queue accepts: `2^52 - 1`. */
 export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
 
+/**
+ * No row. The hot functions below write it as a literal: V8 charges a module constant's
+ * context load and hole check against the inlining budget of their callers.
+ */
 const NO_ROW = -1
 
 /** A priority queue of values of type `A`. Use the functions of this module on it. */
@@ -193,7 +203,7 @@ const place = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
   const slot = slotOf(levels, level, key)
   const head = levels.firstHead[level]! + slot
   const pool = pq.pool
-  if (pool.next[head] === head) markOccupied(levels, level, slot)
+  if (nextOf(pool, head) === head) markOccupied(levels, level, slot)
   linkLast(pool, head, row)
 }
 
@@ -205,12 +215,12 @@ const detach = (pq: PriorityQueue<unknown>, row: number): void => {
     const level = levels.levelOfHead[emptied]!
     markEmpty(levels, level, emptied - levels.firstHead[level]!)
   }
-  if (row === pq.minRow) pq.minRow = NO_ROW
+  if (row === pq.minRow) pq.minRow = -1 // NO_ROW
 }
 
 const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
   const minRow = pq.minRow
-  if (minRow !== NO_ROW && key < pq.pool.keys[minRow]!) pq.minRow = row
+  if (minRow !== -1 && key < keyOf(pq.pool, minRow)) pq.minRow = row
 }
 
 const isValidKey = (pq: PriorityQueue<unknown>, key: number): boolean =>
@@ -221,11 +231,13 @@ const isValidKey = (pq: PriorityQueue<unknown>, key: number): boolean =>
 /** @internal `add` with an arbitrary number stored beside the key (the time layer's `at`). */
 export const addWithAt = <A>(pq: PriorityQueue<A>, key: number, at: number, value: A): Elt<A> => {
   if (!isValidKey(pq, key)) keyOutOfRange(pq, 'add', key)
+  return insert(pq, key, at, value)
+}
+
+/** @internal {@link addWithAt} for a caller that has checked the key already. */
+export const insert = <A>(pq: PriorityQueue<A>, key: number, at: number, value: A): Elt<A> => {
   const pool = pq.pool
-  const row = allocate(pool)
-  pool.keys[row] = key
-  pool.ats[row] = at
-  pool.values[row] = value
+  const row = allocate(pool, key, at, value)
   place(pq, row, key)
   pq.length++
   noteAdded(pq, row, key)
@@ -247,7 +259,7 @@ export const add = <A>(pq: PriorityQueue<A>, key: number, value: A): Elt<A> =>
 const linkedRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
   const pool = pq.pool
   const row = rowOfHandle(pool, elt)
-  if (row === NO_ROW || !isLinked(pool, row)) notFound(pq, what, elt)
+  if (row === -1 || !isLinked(pool, row)) notFound(pq, what, elt)
   return row
 }
 
@@ -277,8 +289,7 @@ export const changeWithAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number, 
   if (!isValidKey(pq, key)) keyOutOfRange(pq, 'change', key)
   if (isLinked(pool, row)) detach(pq, row)
   else pq.length++ // the element whose handler is running goes back into the queue
-  pool.keys[row] = key
-  pool.ats[row] = at
+  setKeyAndAt(pool, row, key, at)
   place(pq, row, key)
   noteAdded(pq, row, key)
 }
@@ -302,7 +313,7 @@ export const mem = <A>(pq: PriorityQueue<A>, elt: Elt<A>): boolean => {
 
 /** The key of an element in the queue, or of the one whose handler is running. */
 export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
-  pq.pool.keys[readableRow(pq, elt, 'Elt.key')]!
+  keyOf(pq.pool, readableRow(pq, elt, 'Elt.key'))
 
 /** The value of an element in the queue, or of the one whose handler is running. */
 export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A =>
@@ -310,7 +321,7 @@ export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A =>
 
 /** @internal The number stored beside the key. */
 export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
-  pq.pool.ats[readableRow(pq, elt, 'Alarm.at')]!
+  atOf(pq.pool, readableRow(pq, elt, 'Alarm.at'))
 
 /** The handle that no queue ever holds. */
 export const nullElt = <A>(): Elt<A> => -1 as Elt<A>
@@ -342,13 +353,11 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
   const levels = pq.levels
   const pool = pq.pool
   const head = levels.firstHead[level]! + slot
-  if (pool.next[head] === head) return
+  if (nextOf(pool, head) === head) return
   markEmpty(levels, level, slot)
-  const next = pool.next
-  const keys = pool.keys
   for (let row = detachAll(pool, head); row !== head; ) {
-    const following = next[row]!
-    place(pq, row, keys[row]!)
+    const following = nextOf(pool, row)
+    place(pq, row, keyOf(pool, row))
     row = following
   }
 }
@@ -422,8 +431,8 @@ const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void =
   let failed = false
   let error: unknown
   pq.firing = true
-  while (pool.next[due] !== due) {
-    const row = pool.next[due]!
+  while (nextOf(pool, due) !== due) {
+    const row = nextOf(pool, due)
     unlink(pool, row)
     pq.length--
     pq.firingRow = row
@@ -436,7 +445,7 @@ const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void =
         error = e
       }
     }
-    if (pool.prev[row] === UNLINKED && handleOf(pool, row) === elt) release(pool, row)
+    if (prevOf(pool, row) === UNLINKED && handleOf(pool, row) === elt) release(pool, row)
   }
   pq.firingRow = NO_ROW
   pq.firing = false
@@ -492,10 +501,9 @@ export const removeAtMinKeyUpTo = <A>(
   const slot = slotOf(levels, 0, pq.minAllowedKey)
   if (!isOccupied(levels, 0, slot)) return
   const head = levels.firstHead[0]! + slot
-  const next = pool.next
-  for (let row = next[head]!; row !== head; ) {
-    const following = next[row]!
-    if (pool.ats[row]! <= maxAt) {
+  for (let row = nextOf(pool, head); row !== head; ) {
+    const following = nextOf(pool, row)
+    if (atOf(pool, row) <= maxAt) {
       detach(pq, row)
       linkLast(pool, levels.dueHead, row)
     }
@@ -510,7 +518,7 @@ export const removeAtMinKeyUpTo = <A>(
 const minRow = (pq: PriorityQueue<unknown>): number => {
   const pool = pq.pool
   const due = pq.levels.dueHead
-  if (pool.next[due] !== due) return pool.next[due]!
+  if (nextOf(pool, due) !== due) return nextOf(pool, due)
   if (pq.length === 0) return NO_ROW
   if (pq.minRow === NO_ROW) pq.minRow = findMinRow(pq)
   return pq.minRow
@@ -522,12 +530,11 @@ const findMinRow = (pq: PriorityQueue<unknown>): number => {
   const found = firstOccupiedBelow(pq, Infinity)
   const level = found & 63
   const head = levels.firstHead[level]! + (found - level) / 64
-  let best = pool.next[head]!
+  let best = nextOf(pool, head)
   if (level === 0) return best
   // Above level 0 a slot mixes keys; the first of the least key is the one added first.
-  const keys = pool.keys
-  for (let row = pool.next[best]!; row !== head; row = pool.next[row]!) {
-    if (keys[row]! < keys[best]!) best = row
+  for (let row = nextOf(pool, best); row !== head; row = nextOf(pool, row)) {
+    if (keyOf(pool, row) < keyOf(pool, best)) best = row
   }
   return best
 }
@@ -551,17 +558,23 @@ export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
   return handleOf(pq.pool, row) as Elt<A>
 }
 
+/** @internal The least key in the queue, or `none` if it is empty: {@link minKey} without an `Option`. */
+export const minKeyOr = (pq: PriorityQueue<unknown>, none: number): number => {
+  const row = minRow(pq)
+  return row === NO_ROW ? none : keyOf(pq.pool, row)
+}
+
 /** The least key in the queue. */
 export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> => {
   const row = minRow(pq)
-  return row === NO_ROW ? O.none : O.some(pq.pool.keys[row]!)
+  return row === NO_ROW ? O.none : O.some(keyOf(pq.pool, row))
 }
 
 /** {@link minKey}, throwing `Empty` on an empty queue. */
 export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
   const row = minRow(pq)
   if (row === NO_ROW) empty('minKeyExn')
-  return pq.pool.keys[row]!
+  return keyOf(pq.pool, row)
 }
 
 /**
@@ -572,13 +585,13 @@ export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, n
   const first = minRow(pq)
   if (first === NO_ROW) return undefined
   const pool = pq.pool
-  const key = pool.keys[first]!
+  const key = keyOf(pool, first)
   let least = Infinity
   let greatest = -Infinity
   // The least key's elements share a list with `first`: the due list or a slot.
-  for (let row = first; row >= pq.pool.firstElement; row = pool.next[row]!) {
-    if (pool.keys[row] === key) {
-      const at = pool.ats[row]!
+  for (let row = first; row >= pq.pool.firstElement; row = nextOf(pool, row)) {
+    if (keyOf(pool, row) === key) {
+      const at = atOf(pool, row)
       if (at < least) least = at
       if (at > greatest) greatest = at
     }
@@ -613,8 +626,8 @@ export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
   const elts: Array<Elt<A>> = []
   const takeList = (head: number): void => {
     const rows: number[] = []
-    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) rows.push(row)
-    rows.sort((a, b) => pool.keys[a]! - pool.keys[b]!)
+    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) rows.push(row)
+    rows.sort((a, b) => keyOf(pool, a) - keyOf(pool, b))
     for (const row of rows) elts.push(handleOf(pool, row) as Elt<A>)
   }
   takeList(levels.dueHead)
@@ -640,7 +653,7 @@ export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
   const pool = pq.pool
   const elts: Array<Elt<A>> = []
   forEachList(pq, (head) => {
-    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) {
+    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
       elts.push(handleOf(pool, row) as Elt<A>)
     }
   })
@@ -664,7 +677,7 @@ export const clear = (pq: PriorityQueue<unknown>): void => {
   const pool = pq.pool
   forEachList(pq, (head) => {
     for (let row = detachAll(pool, head); row !== head; ) {
-      const following = pool.next[row]!
+      const following = nextOf(pool, row)
       release(pool, row)
       row = following
     }
@@ -724,22 +737,22 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   const leveled = new Set<number>()
   const visit = (head: number, checkRow: (row: number) => void): number => {
     let count = 0
-    for (let row = pool.next[head]!; row !== head; row = pool.next[row]!) {
+    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
       check(row >= pool.firstElement && row < pool.used, `row ${row} in list ${head}`)
       check(!seen.has(row), `row ${row} on two lists or twice on one`)
       seen.add(row)
-      check(pool.prev[pool.next[row]!] === row, `links around row ${row}`)
+      check(prevOf(pool, nextOf(pool, row)) === row, `links around row ${row}`)
       checkRow(row)
       count++
     }
-    check(pool.prev[pool.next[head]!] === head, `links of head ${head}`)
+    check(prevOf(pool, nextOf(pool, head)) === head, `links of head ${head}`)
     return count
   }
 
   let count = 0
   let previousDueKey = -Infinity
   count += visit(levels.dueHead, (row) => {
-    const key = pool.keys[row]!
+    const key = keyOf(pool, row)
     check(pq.firing, 'due elements outside of handlers')
     check(key < m && key >= previousDueKey, `due row ${row} with key ${key} out of order`)
     previousDueKey = key
@@ -750,7 +763,7 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     for (let slot = 0; slot <= levels.slotMask[level]!; slot++) {
       const head = levels.firstHead[level]! + slot
       const inList = visit(head, (row) => {
-        const key = pool.keys[row]!
+        const key = keyOf(pool, row)
         check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
         check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
         leveled.add(row)
@@ -765,21 +778,21 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
 
   if (pq.minRow !== NO_ROW) {
     check(leveled.has(pq.minRow), 'the cached minimum is at a level')
-    const key = pool.keys[pq.minRow]!
-    for (const row of leveled) check(pool.keys[row]! >= key, `cached minimum ${key} is not the least key`)
+    const key = keyOf(pool, pq.minRow)
+    for (const row of leveled) check(keyOf(pool, row) >= key, `cached minimum ${key} is not the least key`)
   }
 
   const free = new Set<number>()
-  for (let row = pool.freeHead; row !== NO_ROW; row = pool.next[row]!) {
+  for (let row = pool.freeHead; row !== NO_ROW; row = nextOf(pool, row)) {
     check(row >= pool.firstElement && row < pool.used, `free row ${row}`)
-    check(!seen.has(row) && !free.has(row) && pool.prev[row] === UNLINKED, `free row ${row} is in use or loops`)
+    check(!seen.has(row) && !free.has(row) && prevOf(pool, row) === UNLINKED, `free row ${row} is in use or loops`)
     free.add(row)
   }
   for (let row = pool.firstElement; row < pool.used; row++) {
-    const linked = pool.prev[row] !== UNLINKED
+    const linked = prevOf(pool, row) !== UNLINKED
     check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
     if (!linked && !free.has(row) && row !== pq.firingRow) {
-      check(pool.gens[row] === pool.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
+      check(genOf(pool, row) === pool.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
     }
   }
   check(pq.firing || pq.firingRow === NO_ROW, 'firing row outside of handlers')

@@ -96,7 +96,17 @@ export const intervalNumStart = (iv: Intervals, k: number): number => iv.start +
  * `high <= maxIntervalNum`.
  */
 export const intervalNumWithin = (iv: Intervals, time: number, low: number, high: number): number => {
-  let k = Math.floor((time - iv.start) * iv.perPrecision)
+  const start = iv.start
+  const precision = iv.precision
+  const k = Math.floor((time - start) * iv.perPrecision)
+  // Mostly the guess is right; the correction is kept out of line so that callers inline this.
+  return k >= low && k <= high && start + k * precision <= time && time < start + (k + 1) * precision
+    ? k
+    : correctGuess(iv, time, low, high, k)
+}
+
+const correctGuess = (iv: Intervals, time: number, low: number, high: number, guess: number): number => {
+  let k = guess
   if (!(k >= low - GUESS_SLACK && k <= high + GUESS_SLACK)) return k >= low ? Infinity : -Infinity
   const start = iv.start
   const precision = iv.precision

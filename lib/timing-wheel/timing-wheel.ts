@@ -26,6 +26,8 @@ import * as Intervals from './intervals.js'
 import {
   addWithAt,
   atRangeOfMinKey,
+  insert,
+  minKeyOr,
   changeWithAt,
   eltAt,
   isFiring,
@@ -252,8 +254,26 @@ export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
 
 // Adding and removing alarms.
 
-/** The key of an alarm at `at`, or a throw naming the allowed range. */
+/**
+ * The key of an alarm at `at`, or a throw naming the allowed range. Mostly the quotient
+ * is the interval and in range, which two products confirm; anything else takes the
+ * exact way, out of line, so that this stays small enough for callers to inline.
+ */
 const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
+  const iv = t.intervals
+  const q = t.queue
+  const start = iv.start
+  const k = Math.floor((at - start) * iv.perPrecision)
+  return k >= q.minAllowedKey &&
+    k <= q.maxAllowedKey &&
+    k <= iv.maxIntervalNum &&
+    start + k * iv.precision <= at &&
+    at < start + (k + 1) * iv.precision
+    ? k
+    : exactKeyOfAlarmTime(t, at, what)
+}
+
+const exactKeyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
   const low = PQ.minAllowedKey(t.queue)
   const high = maxAllowedAlarmIntervalNum(t)
   const key = Intervals.intervalNumWithin(t.intervals, at, low, high)
@@ -277,7 +297,7 @@ const checkAlarmIntervalNum = (t: TimingWheel<unknown>, k: number, what: string)
  * const a = TimingWheel.add(t, 250, 'timeout')
  */
 export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> =>
-  toAlarm(addWithAt(t.queue, keyOfAlarmTime(t, at, 'add'), at, value))
+  toAlarm(insert(t.queue, keyOfAlarmTime(t, at, 'add'), at, value))
 
 /**
  * `add(t, intervalNumStart(t, k), value)`: an alarm at the start of interval `k`. Throws
@@ -482,10 +502,8 @@ export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number =>
  * Finds the minimum through the occupancy bitmaps.
  */
 export const nextAlarmFiresAt = (t: TimingWheel<unknown>): O.Option<number> => {
-  const key = PQ.minKey(t.queue)
-  return O.isNone(key) || key.value >= t.intervals.maxIntervalNum
-    ? O.none
-    : O.some(intervalNumStartUnchecked(t, key.value + 1))
+  const key = minKeyOr(t.queue, Infinity)
+  return key >= t.intervals.maxIntervalNum ? O.none : O.some(intervalNumStartUnchecked(t, key + 1))
 }
 
 /**
