@@ -60,7 +60,7 @@ export class Levels {
     this.firstHead = new Int32Array(count)
     this.firstWord = new Int32Array(count)
     this.occupiedSlots = new Int32Array(count)
-    this.lastKey = new Float64Array(count)
+    this.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
     this.dueHead = 0
     let bitsBelow = 0
     let head = 1
@@ -86,13 +86,16 @@ export class Levels {
 }
 
 /**
- * Sets the levels' last keys for the minimum allowed key `m`: below the top, the end of
- * `m`'s aligned block of `2^B(i)` keys; at the top, the end of its circular range,
- * capped at `maxKey`.
+ * Sets the levels' last keys for a minimum allowed key `m` not below the last one: below
+ * the top, the end of `m`'s aligned block of `2^B(i)` keys; at the top, the end of its
+ * circular range, capped at `maxKey`.
  */
 export const setMinimum = (levels: Levels, m: number, maxKey: number): void => {
   const top = levels.top
   for (let level = 0; level < top; level++) {
+    // `m` only grows: still in its old block at this level, it is at every higher level
+    // too, and nothing above changes.
+    if (m <= levels.lastKey[level]!) return
     const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
     levels.lastKey[level] = Math.floor(m / span) * span + span - 1
   }

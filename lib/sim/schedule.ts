@@ -43,12 +43,15 @@ interface TimerList {
   tail: Timer | undefined
 }
 
-/** The timers due in one millisecond. */
-export interface Bucket {
+/**
+ * The timers due in one millisecond. The bucket is itself the list of its timeouts,
+ * intervals and frames; its immediates, which few programs have, get a list of their own
+ * when the first arrives. A bucket per due millisecond is one object, not three.
+ */
+export interface Bucket extends TimerList {
   readonly due: number
   alarm: TimingWheel.Alarm<Bucket>
-  readonly immediates: TimerList
-  readonly others: TimerList
+  immediates: TimerList | undefined
 }
 
 /** See the module comment. */
@@ -107,9 +110,12 @@ const leastBucketDue = (s: Schedule): number | undefined =>
 
 const bucketAt = (s: Schedule, due: number): Bucket => s.buckets.get(due)!
 
-const firstOf = (b: Bucket): Timer => (b.immediates.head ?? b.others.head)!
+const firstOf = (b: Bucket): Timer => (b.immediates?.head ?? b.head)!
 
-const listOf = (b: Bucket, t: Timer): TimerList => (t.kind === 'Immediate' ? b.immediates : b.others)
+const listOf = (b: Bucket, t: Timer): TimerList =>
+  t.kind !== 'Immediate' ? b : (b.immediates ??= { head: undefined, tail: undefined })
+
+const isEmptyBucket = (b: Bucket): boolean => b.head === undefined && b.immediates?.head === undefined
 
 const append = (list: TimerList, t: Timer): void => {
   t.prev = list.tail
@@ -134,8 +140,9 @@ const addToBucket = (s: Schedule, t: Timer): void => {
     b = {
       due: t.due,
       alarm: TimingWheel.nullAlarm(),
-      immediates: { head: undefined, tail: undefined },
-      others: { head: undefined, tail: undefined },
+      head: undefined,
+      tail: undefined,
+      immediates: undefined,
     }
     b.alarm = TimingWheel.add(s.wheel, t.due, b)
     s.buckets.set(t.due, b)
@@ -155,7 +162,7 @@ const removeFromBucket = (s: Schedule, b: Bucket, t: Timer): void => {
       if (t.due > w.latestDue) w.latestDue = t.due
     }
   }
-  if (b.immediates.head === undefined && b.others.head === undefined) {
+  if (isEmptyBucket(b)) {
     TimingWheel.remove(s.wheel, b.alarm)
     s.buckets.delete(b.due)
   }
@@ -164,8 +171,8 @@ const removeFromBucket = (s: Schedule, b: Bucket, t: Timer): void => {
 /** The timers of a bucket in firing order, taken out of it (the bucket goes too). */
 const takeBucket = (s: Schedule, b: Bucket): Timer[] => {
   const taken: Timer[] = []
-  for (let t = b.immediates.head; t !== undefined; t = t.next) taken.push(t)
-  for (let t = b.others.head; t !== undefined; t = t.next) taken.push(t)
+  for (let t = b.immediates?.head; t !== undefined; t = t.next) taken.push(t)
+  for (let t = b.head; t !== undefined; t = t.next) taken.push(t)
   for (const t of taken) removeFromBucket(s, b, t)
   return taken
 }
@@ -406,8 +413,9 @@ export const invariant = (s: Schedule): void => {
     const alarmed = TimingWheel.mem(s.wheel, b.alarm) && TimingWheel.alarmAt(s.wheel, b.alarm) === due
     check(alarmed, `bucket ${due} has no alarm at its time`)
     check(Number.isInteger(due) && due >= wheelNow, `bucket ${due} before the wheel's now ${wheelNow}`)
-    check(b.immediates.head !== undefined || b.others.head !== undefined, `bucket ${due} is empty`)
-    for (const [list, immediate] of [[b.immediates, true], [b.others, false]] as const) {
+    check(!isEmptyBucket(b), `bucket ${due} is empty`)
+    const immediates = b.immediates ?? { head: undefined, tail: undefined }
+    for (const [list, immediate] of [[immediates, true], [b, false]] as const) {
       let prev: Timer | undefined
       for (let t = list.head; t !== undefined; t = t.next) {
         check(t.prev === prev && t.place === b && t.due === due, `timer ${t.id} badly linked in bucket ${due}`)

@@ -265,11 +265,17 @@ const maxKey = Number.MAX_SAFE_INTEGER - Coerce.firstTimerId
 
 /** The key of the next id to hand out, for every clock. */
 let nextKey = 0
+/** Whether the keys have wrapped around: only then can the next one be taken. */
+let keysWrapped = false
 
 const freshKey = (c: State): number => {
-  while (c.timers.has(nextKey)) nextKey = nextKey + 1 >= maxKey ? 0 : nextKey + 1
+  if (keysWrapped) while (c.timers.has(nextKey)) nextKey = nextKey + 1 >= maxKey ? 0 : nextKey + 1
   const key = nextKey
-  nextKey = key + 1 >= maxKey ? 0 : key + 1
+  if (key + 1 < maxKey) nextKey = key + 1
+  else {
+    nextKey = 0
+    keysWrapped = true
+  }
   return key
 }
 
