@@ -1,0 +1,180 @@
+/**
+ * The schemes benchmark runs in quick mode, in-process, into a temporary directory, and
+ * writes a report and standalone SVG plots that are well-formed. No timing is asserted:
+ * a benchmark is not a test.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BenchResult, quickOptions, runBench, writeReport } from '../bench/schemes/bench.js'
+import { schemes } from '../bench/schemes/catalog.js'
+import * as Drivers from '../bench/schemes/drivers.js'
+import { ops, routineName } from '../bench/schemes/paper.js'
+
+/**
+ * Checks that `text` is well-formed XML of the subset the plots use (elements,
+ * attributes in double quotes, character data, the five predefined entities) and returns
+ * the start tags in document order. Throws on the first problem.
+ */
+const parseXml = (text: string): Array<{ name: string; attrs: Record<string, string> }> => {
+  const tags: Array<{ name: string; attrs: Record<string, string> }> = []
+  const open: string[] = []
+  const checkEntities = (chunk: string): void => {
+    const bad = chunk.match(/&(?!(amp|lt|gt|quot|apos);)/)
+    if (bad !== null) throw new Error(`unescaped '&' in ${JSON.stringify(chunk.slice(0, 40))}`)
+  }
+  const checkText = (chunk: string): void => {
+    if (chunk.includes('>')) throw new Error(`stray '>' in ${JSON.stringify(chunk.slice(0, 40))}`)
+    checkEntities(chunk)
+    if (open.length === 0 && chunk.trim() !== '') throw new Error(`text outside the root: ${JSON.stringify(chunk.slice(0, 40))}`)
+  }
+  let at = 0
+  const tag = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[A-Za-z][\w:.-]*="[^"<]*")*)\s*(\/?)>/y
+  while (at < text.length) {
+    const lt = text.indexOf('<', at)
+    checkText(text.slice(at, lt === -1 ? text.length : lt))
+    if (lt === -1) break
+    tag.lastIndex = lt
+    const m = tag.exec(text)
+    if (m === null) throw new Error(`malformed tag at ${lt}: ${JSON.stringify(text.slice(lt, lt + 60))}`)
+    const [, closing, name, attrText, selfClosing] = m
+    if (closing === '/') {
+      if (open.pop() !== name) throw new Error(`</${name}> does not close the open element`)
+    } else {
+      if (open.length === 0 && tags.length > 0) throw new Error(`second root element <${name}>`)
+      const attrs: Record<string, string> = {}
+      for (const a of attrText!.matchAll(/([A-Za-z][\w:.-]*)="([^"]*)"/g)) {
+        if (a[1]! in attrs) throw new Error(`duplicate attribute ${a[1]} on <${name}>`)
+        attrs[a[1]!] = a[2]!
+        checkEntities(a[2]!)
+      }
+      tags.push({ name: name!, attrs })
+      if (selfClosing !== '/') open.push(name!)
+    }
+    at = tag.lastIndex
+  }
+  if (open.length > 0) throw new Error(`unclosed <${open.at(-1)}>`)
+  return tags
+}
+
+describe('the XML check itself', () => {
+  it('accepts a small well-formed document and rejects broken ones', () => {
+    expect(parseXml('<svg xmlns="x"><g a="1"><text>a &amp; b</text></g><rect/></svg>').map((t) => t.name)).toEqual(['svg', 'g', 'text', 'rect'])
+    expect(() => parseXml('<svg><g></svg>')).toThrow()
+    expect(() => parseXml('<svg><text>a & b</text></svg>')).toThrow()
+    expect(() => parseXml('<svg a=1></svg>')).toThrow()
+    expect(() => parseXml('<svg></svg><svg></svg>')).toThrow()
+  })
+})
+
+describe('the schemes benchmark in quick mode', () => {
+  let dir: string
+  let result: BenchResult
+  let written: string[]
+
+  /**
+   * Quick mode with one more size and a skip threshold (3 ms for all runs) that no O(1)
+   * measurement reaches (each aims at budget × reps = 2 ms) but that Scheme 2's O(n)
+   * START_TIMER (about 8 × 2 × 0.3 ms at n = 10^5) and Scheme 1's O(n) tick exceed, so
+   * the skipping path runs too.
+   */
+  const quick = quickOptions()
+  const options = { ...quick, sweep: { ...quick.sweep, sizes: [1e2, 1e3, 1e4, 1e5], skipAboveNs: 3e6 } }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'schemes-bench-'))
+    // One shared copy of the drivers: the separate copies only matter for timing.
+    result = await runBench(options, async () => Drivers, () => {}, 'vitest')
+    written = writeReport(dir, result)
+  }, 120_000)
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('measures every scheme and routine at every size, or says why not', () => {
+    const sizes = options.sweep.sizes
+    expect(result.sweep.series).toHaveLength(schemes.length * ops.length)
+    for (const s of result.sweep.series) {
+      expect(s.points.map((p) => p.n)).toEqual(sizes)
+      for (const p of s.points) expect(p.ns !== undefined || p.skipped !== undefined, `${s.scheme.name} ${s.op} n=${p.n}`).toBe(true)
+    }
+    expect(result.sweep.memory.map((m) => m.n)).toEqual(sizes)
+    const t = quickOptions().tradeOff
+    expect(result.tradeOff.cells).toHaveLength(t.variants.length * t.meanIntervals.length)
+    expect(result.tradeOff.idle).toHaveLength(t.variants.length)
+    expect(new Set(result.sweep.firings.map((f) => `${f.fired} ${f.hash}`)).size).toBe(1)
+  })
+
+  it('skips the O(n) routines where a measurement would take too long, and only those', () => {
+    const at = (key: string, op: string, n: number) =>
+      result.sweep.series.find((s) => s.scheme.key === key && s.op === op)!.points.find((p) => p.n === n)!
+    expect(at('s2', 'start', 1e5).skipped).toBeDefined()
+    expect(at('s1', 'tick', 1e5).skipped).toBeDefined()
+    for (const s of result.sweep.series) {
+      if (s.scheme.key === 's1' || s.scheme.key === 's2') continue
+      for (const p of s.points) expect(p.skipped, `${s.scheme.name} ${s.op} n=${p.n}`).toBeUndefined()
+    }
+  })
+
+  it('writes the report and one SVG per routine plus the trade-off plots', () => {
+    expect(written.map((p) => basename(p)).sort()).toEqual(
+      ['schemes-start.svg', 'schemes-stop.svg', 'schemes-tick.svg', 'schemes.md', 'tradeoff-start.svg', 'tradeoff-tick.svg'].sort(),
+    )
+    for (const path of written) expect(existsSync(path)).toBe(true)
+  })
+
+  it('writes standalone, well-formed SVG: a root with the SVG namespace, axes, a line and a legend entry per series', () => {
+    for (const op of ops) {
+      const svg = readFileSync(join(dir, `schemes-${op}.svg`), 'utf8')
+      const tags = parseXml(svg)
+      expect(tags[0]!.name).toBe('svg')
+      expect(tags[0]!.attrs['xmlns']).toBe('http://www.w3.org/2000/svg')
+      expect(tags[0]!.attrs['viewBox']).toMatch(/^0 0 \d+ \d+$/)
+      const measuredLines = result.sweep.series.filter((s) => s.op === op && s.points.filter((p) => p.ns !== undefined).length > 1)
+      // One polyline per measured scheme, plus the memory yardstick.
+      expect(tags.filter((t) => t.name === 'polyline').length).toBeGreaterThanOrEqual(measuredLines.length + 1)
+      for (const s of schemes) expect(svg).toContain(`>${s.name.replace(/&/g, '&amp;')}</text>`)
+      expect(svg).toContain(routineName[op])
+      // Tick labels on both axes: powers of ten of n, and time units.
+      expect(svg).toMatch(/>10<tspan[^>]*>2<\/tspan><\/text>/)
+      expect(svg).toMatch(/> ?[0-9.]+ (ns|µs|ms)<\/text>/)
+      for (const t of tags) {
+        for (const key of ['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy']) {
+          if (t.attrs[key] !== undefined) expect(Number.isFinite(Number(t.attrs[key])), `${t.name} ${key}=${t.attrs[key]}`).toBe(true)
+        }
+        if (t.name === 'polyline') expect(t.attrs['points']).toMatch(/^-?[\d.]+,-?[\d.]+( -?[\d.]+,-?[\d.]+)+$/)
+      }
+    }
+    for (const name of ['tradeoff-tick.svg', 'tradeoff-start.svg']) {
+      const tags = parseXml(readFileSync(join(dir, name), 'utf8'))
+      expect(tags[0]!.attrs['xmlns']).toBe('http://www.w3.org/2000/svg')
+      expect(tags.filter((t) => t.name === 'polyline')).toHaveLength(quickOptions().tradeOff.variants.length)
+    }
+  })
+
+  it('writes a report with the predictions, the measurements, a verdict per scheme and routine, and the trade-off findings', () => {
+    const md = readFileSync(join(dir, 'schemes.md'), 'utf8')
+    for (const op of ops) {
+      expect(md).toContain(`### ${routineName[op]}`)
+      expect(md).toContain(`](schemes-${op}.svg)`)
+    }
+    expect(md).toContain('](tradeoff-tick.svg)')
+    for (const s of schemes) {
+      expect(md).toContain(`| ${s.name} |`)
+      const verdicts = md.split('\n').filter((line) => line.startsWith(`- **${s.name}.**`))
+      expect(verdicts).toHaveLength(ops.length)
+      for (const v of verdicts) {
+        expect(v).toMatch(/\*\* (Agrees|Agrees within memory latency|Grows faster than predicted|Grows slower than predicted|Too few sizes)[:.]/)
+      }
+    }
+    expect(md).toMatch(/\| Scheme 1: straightforward \| O\(1\) → n\^-?[\d.]+ (✓|✗)/)
+    expect(md).toMatch(/\| Scheme 2: ordered list \| O\(n\) \(Figure 4\) \|[^\n]*\| skipped \(O\(n\), projected [\d.]+ (µs|ms)\/op; [\d.]+ s to measure\) \|/)
+    const findings = md.split('### What the grid says')[1]!.split('\n## ')[0]!.split('\n').filter((l) => l.startsWith('- '))
+    expect(findings.length).toBeGreaterThanOrEqual(4)
+    for (const f of findings) expect(f).toMatch(/^- (Confirmed|Partly|Not confirmed):/)
+    // Every number in a table cell is finite.
+    expect(md).not.toMatch(/NaN|Infinity|undefined/)
+  })
+})
