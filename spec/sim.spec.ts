@@ -89,6 +89,27 @@ describe('order: due time, then setImmediate, then scheduling order', () => {
   })
 })
 
+describe('callbacks', () => {
+  it('get their arguments, however many, and this = null, as fake-timers calls them', () => {
+    const calls = (clock: Pick<Clock, 'setTimeout' | 'setImmediate' | 'tick'>): unknown[] => {
+      const seen: unknown[] = []
+      const record = function (this: unknown, ...args: unknown[]): void {
+        seen.push([this, ...args])
+      }
+      clock.setTimeout(record, 1)
+      clock.setTimeout(record, 2, 'a')
+      clock.setTimeout(record, 3, 'a', 2)
+      clock.setTimeout(record, 4, 'a', 2, undefined)
+      clock.setImmediate(record, 1, 2, 3, 4, 5)
+      clock.tick(10)
+      return seen
+    }
+    const ours = calls(VirtualClock.create())
+    expect(ours).toEqual([[null, 1, 2, 3, 4, 5], [null], [null, 'a'], [null, 'a', 2], [null, 'a', 2, undefined]])
+    expect(ours).toEqual(calls(FakeTimers.createClock() as unknown as Clock))
+  })
+})
+
 describe('delay coercion', () => {
   const dueAfter = (delay: unknown, duringTick: boolean): number => {
     const { clock } = setup()

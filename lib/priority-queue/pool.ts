@@ -13,6 +13,13 @@
  * elements. Every list is circular and doubly linked through `next`/`prev` and includes
  * its head row, so unlinking never needs to know which list it is in.
  *
+ * A head row's `key` field keeps the least key on its list, so that the minimum of a
+ * slot is known without walking it (the walk is a cache miss per element). Adding keeps
+ * it exact for free; a removal cannot recompute it, so removing an element with that key
+ * marks it unknown (NaN) until someone walks the list and sets it again. An element row
+ * remembers, in its fourth integer, the head of the list it was last appended to, so
+ * that removing it finds that head without a search.
+ *
  * A handle given to users is `generation * 2^27 + row`. A row's generation moves on every
  * time the row is freed, so a handle dies with its element and never comes back to life
  * when the row is reused (a row is retired for good before its generation could wrap).
@@ -22,7 +29,10 @@
  * Invariants:
  * - a row holding an element has `prev >= 0`, and `gens[row] * 2^27 + row` is its handle;
  * - a free row has `prev === UNLINKED` and sits on the free list through `next`;
- * - the one row whose handler is running has `prev === UNLINKED` and is on no list.
+ * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
+ * - a head's key is +Infinity if its list is empty, else NaN or the least key on it;
+ * - an element row appended to a list and not moved by `spliceToEnd` since names that
+ *   list's head in its fourth integer (a stale name only ever makes a key NaN).
  */
 
 const ROW_BITS = 27
@@ -35,9 +45,8 @@ const MAX_ROWS = ROW_SCALE
 export const UNLINKED = -1
 
 /**
- * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, `generation` at `ints[8r]`,
- * `ints[8r + 1]`, `ints[8r + 2]` (`ints[8r + 3]` unused), `key` and `at` at `floats[4r + 2]`
- * and `floats[4r + 3]`. The accessors below spell the offsets as literals: a module
+ * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, `generation`, list head at
+ * `ints[8r]` to `ints[8r + 3]`, `key` and `at` at `floats[4r + 2]` and `floats[4r + 3]`. The accessors below spell the offsets as literals: a module
  * constant costs a context load and a hole check in each, which V8 charges against the
  * inlining budget of every caller.
  */
@@ -81,6 +90,7 @@ export class Pool<A> {
     for (let head = 0; head < headRows; head++) {
       this.ints[8 * head] = head
       this.ints[8 * head + 1] = head
+      this.floats[4 * head + 2] = Infinity
     }
   }
 }
@@ -182,11 +192,15 @@ const grow = <A>(pool: Pool<A>): number => {
 /** Appends `row` at the end of the circular list whose head is `head`. */
 export const linkLast = (pool: Pool<unknown>, head: number, row: number): void => {
   const ints = pool.ints
+  const floats = pool.floats
   const last = ints[8 * head + 1]!
   ints[8 * last] = row
   ints[8 * row + 1] = last
   ints[8 * row] = head
+  ints[8 * row + 3] = head
   ints[8 * head + 1] = row
+  // A NaN head key compares false and stays unknown.
+  if (floats[4 * head + 2]! > floats[4 * row + 2]!) floats[4 * head + 2] = floats[4 * row + 2]!
 }
 
 /**
@@ -200,8 +214,23 @@ export const unlink = (pool: Pool<unknown>, row: number): number => {
   ints[8 * before] = after
   ints[8 * after + 1] = before
   ints[8 * row + 1] = -1 // UNLINKED
+  const floats = pool.floats
   // The head row is always on its own list, so a list left with one row is empty.
-  return before === after ? before : -1
+  if (before === after) {
+    floats[4 * before + 2] = Infinity
+    return before
+  }
+  const head = ints[8 * row + 3]!
+  if (floats[4 * head + 2] === floats[4 * row + 2]) floats[4 * head + 2] = NaN
+  return -1
+}
+
+/** The least key on the list at `head`: +Infinity if it is empty, NaN if not known. */
+export const leastKeyOf = (pool: Pool<unknown>, head: number): number => pool.floats[4 * head + 2]!
+
+/** Records the least key on the list at `head`, found by walking it. */
+export const setLeastKey = (pool: Pool<unknown>, head: number, key: number): void => {
+  pool.floats[4 * head + 2] = key
 }
 
 /**
@@ -213,10 +242,14 @@ export const detachAll = (pool: Pool<unknown>, head: number): number => {
   const first = nextOf(pool, head)
   setNext(pool, head, head)
   setPrev(pool, head, head)
+  setLeastKey(pool, head, Infinity)
   return first
 }
 
-/** Moves every row of the list at `from`, in order, to the end of the list at `to`. */
+/**
+ * Moves every row of the list at `from`, in order, to the end of the list at `to`, whose
+ * least key becomes unknown (the rows keep naming `from` as their head).
+ */
 export const spliceToEnd = (pool: Pool<unknown>, from: number, to: number): void => {
   const first = nextOf(pool, from)
   if (first === from) return
@@ -228,4 +261,6 @@ export const spliceToEnd = (pool: Pool<unknown>, from: number, to: number): void
   setPrev(pool, to, last)
   setNext(pool, from, from)
   setPrev(pool, from, from)
+  setLeastKey(pool, from, Infinity)
+  setLeastKey(pool, to, NaN)
 }

@@ -64,7 +64,9 @@ import {
   detachAll,
   handleOf,
   isLinked,
+  leastKeyOf,
   linkLast,
+  setLeastKey,
   release,
   rowOfHandle,
   spliceToEnd,
@@ -338,6 +340,9 @@ const moveMinAllowedKey = (pq: PriorityQueue<unknown>, t: number): void => {
   if (t === old) return
   const levels = pq.levels
   pq.minAllowedKey = t
+  // Within level 0's block nothing else moves: no slot above, no level's last key, and
+  // (with more than one level) not the top's range either. Most moves are such.
+  if (t <= levels.lastKey[0]! && levels.top > 0) return
   setMinimum(levels, t, maxRepresentableKey)
   pq.maxAllowedKey = levels.lastKey[levels.top]!
   for (let level = 1; level < levels.count; level++) {
@@ -371,7 +376,11 @@ const firstOccupiedBelow = (pq: PriorityQueue<unknown>, bound: number): number =
   const levels = pq.levels
   const m = pq.minAllowedKey
   for (let level = 0; level < levels.count; level++) {
-    if (levels.occupiedSlots[level] === 0) continue
+    if (levels.occupiedSlots[level] === 0) {
+      // Every key at a higher level is past this level's last key.
+      if (bound <= levels.lastKey[level]! + 1) return NOT_FOUND
+      continue
+    }
     const from = firstSlotInUse(levels, level, m)
     let slot: number
     if (level === levels.top) {
@@ -402,7 +411,6 @@ const lastSlotBelow = (pq: PriorityQueue<unknown>, level: number, bound: number)
  */
 const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
   const levels = pq.levels
-  pq.minRow = NO_ROW
   while (pq.minAllowedKey < target) {
     const found = firstOccupiedBelow(pq, target)
     if (found === NOT_FOUND) break
@@ -410,6 +418,8 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
     const slot = (found - level) / 64
     const start = slotMinKey(levels, level, slot, pq.minAllowedKey)
     if (level === 0) {
+      // Moving slots down keeps the least row; only collecting it can take it away.
+      pq.minRow = NO_ROW
       spliceToEnd(pq.pool, levels.firstHead[0]! + slot, levels.dueHead)
       markEmpty(levels, 0, slot)
       moveMinAllowedKey(pq, start + 1)
@@ -483,7 +493,8 @@ export const increaseMinAllowedKey = <A>(
   }
   if (key <= pq.minAllowedKey) return
   collectDue(pq, key)
-  fireDue(pq, handleRemoved)
+  const due = pq.levels.dueHead
+  if (nextOf(pq.pool, due) !== due) fireDue(pq, handleRemoved)
 }
 
 /**
@@ -524,19 +535,37 @@ const minRow = (pq: PriorityQueue<unknown>): number => {
   return pq.minRow
 }
 
-const findMinRow = (pq: PriorityQueue<unknown>): number => {
-  const levels = pq.levels
-  const pool = pq.pool
+/** The head of the first occupied slot, which holds the least key; requires a non-empty level. */
+const firstOccupiedHead = (pq: PriorityQueue<unknown>): number => {
   const found = firstOccupiedBelow(pq, Infinity)
   const level = found & 63
-  const head = levels.firstHead[level]! + (found - level) / 64
+  return pq.levels.firstHead[level]! + (found - level) / 64
+}
+
+const findMinRow = (pq: PriorityQueue<unknown>): number => {
+  const pool = pq.pool
+  const head = firstOccupiedHead(pq)
   let best = nextOf(pool, head)
-  if (level === 0) return best
+  if (pq.levels.levelOfHead[head] === 0) return best
   // Above level 0 a slot mixes keys; the first of the least key is the one added first.
   for (let row = nextOf(pool, best); row !== head; row = nextOf(pool, row)) {
     if (keyOf(pool, row) < keyOf(pool, best)) best = row
   }
+  setLeastKey(pool, head, keyOf(pool, best))
   return best
+}
+
+/**
+ * The least key of a non-empty queue. Unlike the least element, it is usually known
+ * without walking a slot: see the head keys in `pool.ts`.
+ */
+const leastKey = (pq: PriorityQueue<unknown>): number => {
+  const pool = pq.pool
+  const due = pq.levels.dueHead
+  if (nextOf(pool, due) !== due) return keyOf(pool, nextOf(pool, due))
+  if (pq.minRow !== NO_ROW) return keyOf(pool, pq.minRow)
+  const known = leastKeyOf(pool, firstOccupiedHead(pq))
+  return known === known ? known : keyOf(pool, (pq.minRow = findMinRow(pq)))
 }
 
 /** An element with the least key (the first added among equals). Cheap: see README. */
@@ -559,22 +588,17 @@ export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
 }
 
 /** @internal The least key in the queue, or `none` if it is empty: {@link minKey} without an `Option`. */
-export const minKeyOr = (pq: PriorityQueue<unknown>, none: number): number => {
-  const row = minRow(pq)
-  return row === NO_ROW ? none : keyOf(pq.pool, row)
-}
+export const minKeyOr = (pq: PriorityQueue<unknown>, none: number): number =>
+  pq.length === 0 ? none : leastKey(pq)
 
 /** The least key in the queue. */
-export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> => {
-  const row = minRow(pq)
-  return row === NO_ROW ? O.none : O.some(keyOf(pq.pool, row))
-}
+export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> =>
+  pq.length === 0 ? O.none : O.some(leastKey(pq))
 
 /** {@link minKey}, throwing `Empty` on an empty queue. */
 export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
-  const row = minRow(pq)
-  if (row === NO_ROW) empty('minKeyExn')
-  return keyOf(pq.pool, row)
+  if (pq.length === 0) empty('minKeyExn')
+  return leastKey(pq)
 }
 
 /**
@@ -689,8 +713,9 @@ export const clear = (pq: PriorityQueue<unknown>): void => {
 
 // Invariant.
 
-const check = (ok: boolean, what: string): void => {
-  if (!ok) throw new Error(`PriorityQueue invariant broken: ${what}`)
+/** `what` may be a function, for checks made per slot: the message is then built only on failure. */
+const check = (ok: boolean, what: string | (() => string)): void => {
+  if (!ok) throw new Error(`PriorityQueue invariant broken: ${typeof what === 'string' ? what : what()}`)
 }
 
 /**
@@ -737,7 +762,9 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   const leveled = new Set<number>()
   const visit = (head: number, checkRow: (row: number) => void): number => {
     let count = 0
+    let least = Infinity
     for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
+      least = Math.min(least, keyOf(pool, row))
       check(row >= pool.firstElement && row < pool.used, `row ${row} in list ${head}`)
       check(!seen.has(row), `row ${row} on two lists or twice on one`)
       seen.add(row)
@@ -745,7 +772,10 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
       checkRow(row)
       count++
     }
-    check(prevOf(pool, nextOf(pool, head)) === head, `links of head ${head}`)
+    check(prevOf(pool, nextOf(pool, head)) === head, () => `links of head ${head}`)
+    const known = leastKeyOf(pool, head)
+    const exact = least === Infinity ? known === Infinity : Number.isNaN(known) || known === least
+    check(exact, () => `list ${head} keeps least key ${known}, but it is ${least}`)
     return count
   }
 
@@ -768,7 +798,7 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
         check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
         leveled.add(row)
       })
-      check(isOccupied(levels, level, slot) === inList > 0, `bitmap of level ${level} slot ${slot}`)
+      check(isOccupied(levels, level, slot) === inList > 0, () => `bitmap of level ${level} slot ${slot}`)
       if (inList > 0) occupiedSlots++
       count += inList
     }

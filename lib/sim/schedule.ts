@@ -4,61 +4,51 @@
  *
  * Representation.
  *
- * - `wheel` is a `TimingWheel` (precision 1 ms, from elapsed time 0) whose alarms are
- *   buckets, one per due millisecond that has timers; `buckets` finds the bucket of a due
- *   time. A bucket keeps two lists, its `setImmediate` timers and the others, each in
- *   arming order: a timer's `order` is handed out when it is armed and only grows, so
- *   appending keeps a list sorted. The wheel orders the milliseconds and the bucket orders
- *   within one; nothing is ever sorted.
- * - `late` holds the timers due before the wheel's `now`, where the wheel cannot take
- *   them, sorted by `firesBefore`. Only odd programs make any: a negative `setInterval`
- *   period re-arms in the past, and `next()` then takes the clock back to that timer,
- *   where new timers can fall before the wheel's `now` too. A sorted array suits so few.
+ * - Two priority queues keyed by due time (whole elapsed ms, so a key is the due time
+ *   itself) hold the timers as their elements: `immediates` the `setImmediate` timers,
+ *   `others` the rest. A queue hands back equal keys in the order they were added, and a
+ *   timer's `order` is handed out when it is armed, just before it is added, so within a
+ *   millisecond each queue is already in fake-timers' order; at equal due times the
+ *   immediates go first. Nothing is ever sorted, and a timer costs one queue element.
+ * - `late` holds the timers due before the queues' minimum allowed key (the wheel's
+ *   `now`), where they cannot go, sorted by `firesBefore`. Only odd programs make any: a
+ *   negative `setInterval` period re-arms in the past, and `next()` then takes the clock
+ *   back to that timer, where new timers can fall before the wheel's `now` too. A sorted
+ *   array suits so few.
  *
  * Invariants (`invariant` checks them):
  *
- * - every late timer is due strictly before every timer in the wheel, so the first timer
- *   is the first late one if there is one, else the first of the least bucket;
- * - every bucket is non-empty, is the value of exactly one alarm, at its due time, and
- *   `buckets` holds exactly the buckets in the wheel;
- * - `count` is the number of timers, `wheelCount` the number in buckets.
+ * - the minimum allowed key of `others` is the wheel's `now`; that of `immediates` is the
+ *   same unless `immediates` is empty, when it may lag (it catches up before an add: an
+ *   empty queue's bounds are all there is to move, and most programs have no immediates);
+ * - a timer in a queue has `place === 'wheel'`, `elt` its handle there, and is in the
+ *   queue of its kind under its due time; equal due times are in increasing `order`;
+ * - every late timer is due strictly before every timer in the queues, so the first timer
+ *   is the first late one if there is one, else the first of the least due time;
+ * - `count` is the number of timers, `wheelCount` the number in the queues.
  *
- * The wheel's `now` moves only to the due time of a bucket about to fire (or below a
- * bound the caller is about to pass), never past the clock's elapsed time at rest; so
- * timers the clock adds later are not before it and go into the wheel, not `late`.
+ * The wheel's `now` moves only to the due time of a timer about to fire (or below a bound
+ * the caller is about to pass), never past the clock's elapsed time at rest; so timers
+ * the clock adds later are not before it and go into a queue, not `late`.
  *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
  * it (the wheel finds minimums, not maximums). A watch counts the timers that were in the
- * wheel when it started and have not left since (fired, cleared, moved), and remembers the
- * latest due time among those that left. When the count reaches 0, that time is the
+ * queues when it started and have not left since (fired, cleared, moved), and remembers
+ * the latest due time among those that left. When the count reaches 0, that time is the
  * latest due time there was when the watch started. A timer taken in again gets a fresh
  * `armSeq`, so it is not counted twice.
  */
-import * as TimingWheel from '../timing-wheel/timing-wheel.js'
+import * as PriorityQueue from '../priority-queue/priority-queue.js'
+import { minKeyOr } from '../priority-queue/internal.js'
 import { type Timer, firesBefore } from './timer.js'
 
-/** A list of timers linked through their `prev` and `next`, oldest first. */
-interface TimerList {
-  head: Timer | undefined
-  tail: Timer | undefined
-}
-
-/**
- * The timers due in one millisecond. The bucket is itself the list of its timeouts,
- * intervals and frames; its immediates, which few programs have, get a list of their own
- * when the first arrives. A bucket per due millisecond is one object, not three.
- */
-export interface Bucket extends TimerList {
-  readonly due: number
-  alarm: TimingWheel.Alarm<Bucket>
-  immediates: TimerList | undefined
-}
+type Queue = PriorityQueue.PriorityQueue<Timer>
 
 /** See the module comment. */
 export interface Watch {
   /** Timers whose `armSeq` is below this were there when the watch started. */
   readonly since: number
-  /** How many of those are still in the wheel, unmoved. */
+  /** How many of those are still in the queues, unmoved. */
   left: number
   /** The latest due time among those that left; -Infinity if none has. */
   latestDue: number
@@ -66,8 +56,8 @@ export interface Watch {
 
 /** The pending timers of one clock. */
 export interface Schedule {
-  wheel: TimingWheel.TimingWheel<Bucket>
-  readonly buckets: Map<number, Bucket>
+  immediates: Queue
+  others: Queue
   late: Timer[]
   count: number
   wheelCount: number
@@ -75,7 +65,7 @@ export interface Schedule {
   readonly watches: Watch[]
 }
 
-const newWheel = (): TimingWheel.TimingWheel<Bucket> => TimingWheel.create<Bucket>({ alarmPrecision: 1 })
+const newQueue = (): Queue => PriorityQueue.create<Timer>()
 
 /**
  * An empty schedule.
@@ -84,8 +74,8 @@ const newWheel = (): TimingWheel.TimingWheel<Bucket> => TimingWheel.create<Bucke
  * const s = Schedule.create()
  */
 export const create = (): Schedule => ({
-  wheel: newWheel(),
-  buckets: new Map(),
+  immediates: newQueue(),
+  others: newQueue(),
   late: [],
   count: 0,
   wheelCount: 0,
@@ -93,67 +83,45 @@ export const create = (): Schedule => ({
   watches: [],
 })
 
-// The wheel as a queue of buckets.
+// The queues.
 
-const bucketsAreNeverDue = (): never => {
-  throw new Error('VirtualClock internal error: the wheel fired a bucket; it is only ever advanced to its least one')
+const queueOf = (s: Schedule, t: Timer): Queue => (t.kind === 'Immediate' ? s.immediates : s.others)
+
+/** The wheel's `now`: no timer in the queues is due before it. */
+const wheelNow = (s: Schedule): number => PriorityQueue.minAllowedKey(s.others)
+
+const timersAreNeverDue = (): never => {
+  throw new Error('VirtualClock internal error: a queue fired a timer; they are only ever advanced to their least one')
 }
 
-/** Moves the wheel's `now` to `due`, which no bucket is before; this cascades that bucket to level 0. */
+/**
+ * Moves the wheel's `now` to `due`, which no timer is before; that brings the timers due
+ * then to the front of their queues.
+ */
 const advanceTo = (s: Schedule, due: number): void => {
-  if (due > TimingWheel.now(s.wheel)) TimingWheel.advanceClock(s.wheel, due, bucketsAreNeverDue)
+  PriorityQueue.increaseMinAllowedKey(s.others, due, timersAreNeverDue)
+  if (!PriorityQueue.isEmpty(s.immediates)) PriorityQueue.increaseMinAllowedKey(s.immediates, due, timersAreNeverDue)
 }
 
-// The Exn twin, guarded, because the Option version allocates on a path taken per timer.
-const leastBucketDue = (s: Schedule): number | undefined =>
-  TimingWheel.isEmpty(s.wheel) ? undefined : TimingWheel.minAlarmIntervalNumExn(s.wheel)
+/** The least due time in the queues, or Infinity. */
+const leastDue = (s: Schedule): number => Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity))
 
-const bucketAt = (s: Schedule, due: number): Bucket => s.buckets.get(due)!
-
-const firstOf = (b: Bucket): Timer => (b.immediates?.head ?? b.head)!
-
-const listOf = (b: Bucket, t: Timer): TimerList =>
-  t.kind !== 'Immediate' ? b : (b.immediates ??= { head: undefined, tail: undefined })
-
-const isEmptyBucket = (b: Bucket): boolean => b.head === undefined && b.immediates?.head === undefined
-
-const append = (list: TimerList, t: Timer): void => {
-  t.prev = list.tail
-  t.next = undefined
-  if (list.tail === undefined) list.head = t
-  else list.tail.next = t
-  list.tail = t
+/** The first timer due at `due`, the least due time in the queues, once `now` is there. */
+const firstAt = (s: Schedule, due: number): Timer => {
+  const q = minKeyOr(s.immediates, Infinity) === due ? s.immediates : s.others
+  return PriorityQueue.eltValue(q, PriorityQueue.minEltExn(q))
 }
 
-const unlink = (list: TimerList, t: Timer): void => {
-  if (t.prev === undefined) list.head = t.next
-  else t.prev.next = t.next
-  if (t.next === undefined) list.tail = t.prev
-  else t.next.prev = t.prev
-  t.prev = undefined
-  t.next = undefined
-}
-
-const addToBucket = (s: Schedule, t: Timer): void => {
-  let b = s.buckets.get(t.due)
-  if (b === undefined) {
-    b = {
-      due: t.due,
-      alarm: TimingWheel.nullAlarm(),
-      head: undefined,
-      tail: undefined,
-      immediates: undefined,
-    }
-    b.alarm = TimingWheel.add(s.wheel, t.due, b)
-    s.buckets.set(t.due, b)
-  }
-  append(listOf(b, t), t)
-  t.place = b
+const enterWheel = (s: Schedule, t: Timer): void => {
+  const q = queueOf(s, t)
+  if (q === s.immediates) PriorityQueue.increaseMinAllowedKey(q, wheelNow(s), timersAreNeverDue)
+  t.elt = PriorityQueue.add(q, t.due, t)
+  t.place = 'wheel'
   s.wheelCount++
 }
 
-const removeFromBucket = (s: Schedule, b: Bucket, t: Timer): void => {
-  unlink(listOf(b, t), t)
+const leaveWheel = (s: Schedule, t: Timer): void => {
+  PriorityQueue.remove(queueOf(s, t), t.elt as PriorityQueue.Elt<Timer>)
   t.place = undefined
   s.wheelCount--
   for (const w of s.watches) {
@@ -162,19 +130,17 @@ const removeFromBucket = (s: Schedule, b: Bucket, t: Timer): void => {
       if (t.due > w.latestDue) w.latestDue = t.due
     }
   }
-  if (isEmptyBucket(b)) {
-    TimingWheel.remove(s.wheel, b.alarm)
-    s.buckets.delete(b.due)
-  }
 }
 
-/** The timers of a bucket in firing order, taken out of it (the bucket goes too). */
-const takeBucket = (s: Schedule, b: Bucket): Timer[] => {
+/** The timers due at `due`, the least due time, in firing order, taken out of the queues. */
+const takeDue = (s: Schedule, due: number): Timer[] => {
+  advanceTo(s, due)
   const taken: Timer[] = []
-  for (let t = b.immediates?.head; t !== undefined; t = t.next) taken.push(t)
-  for (let t = b.head; t !== undefined; t = t.next) taken.push(t)
-  for (const t of taken) removeFromBucket(s, b, t)
-  return taken
+  for (let t = firstAt(s, due); ; t = firstAt(s, due)) {
+    leaveWheel(s, t)
+    taken.push(t)
+    if (leastDue(s) !== due) return taken
+  }
 }
 
 // Late timers.
@@ -213,9 +179,9 @@ const removeLate = (s: Schedule, t: Timer): void => {
   t.place = undefined
 }
 
-/** Moves a bucket wholly below the caller's range to the end of `late`, in order. */
-const strand = (s: Schedule, b: Bucket): void => {
-  for (const t of takeBucket(s, b)) {
+/** Moves the timers of `due`, wholly below the caller's range, to the end of `late`, in order. */
+const strand = (s: Schedule, due: number): void => {
+  for (const t of takeDue(s, due)) {
     t.armSeq = s.armCounter++
     s.late.push(t)
     t.place = 'late'
@@ -237,8 +203,7 @@ export const wheelCount = (s: Schedule): number => s.wheelCount
  * @example
  * if (!Schedule.fits(s, due)) throw new RangeError(`${due} is too late`)
  */
-export const fits = (s: Schedule, due: number): boolean =>
-  due <= TimingWheel.maxAllowedAlarmIntervalNum(s.wheel)
+export const fits = (s: Schedule, due: number): boolean => due <= PriorityQueue.maxAllowedKey(s.others)
 
 /**
  * Takes in a timer whose `due` and `order` are set, placing it after every pending timer
@@ -251,8 +216,8 @@ export const fits = (s: Schedule, due: number): boolean =>
 export const add = (s: Schedule, t: Timer): void => {
   t.armSeq = s.armCounter++
   const lastLate = s.late[s.late.length - 1]
-  if (t.due < TimingWheel.now(s.wheel) || (lastLate !== undefined && t.due <= lastLate.due)) insertLate(s, t)
-  else addToBucket(s, t)
+  if (t.due < wheelNow(s) || (lastLate !== undefined && t.due <= lastLate.due)) insertLate(s, t)
+  else enterWheel(s, t)
   s.count++
 }
 
@@ -266,7 +231,7 @@ export const remove = (s: Schedule, t: Timer): void => {
   const place = t.place
   if (place === undefined) return
   if (place === 'late') removeLate(s, t)
-  else removeFromBucket(s, place, t)
+  else leaveWheel(s, t)
   s.count--
 }
 
@@ -280,10 +245,10 @@ export const remove = (s: Schedule, t: Timer): void => {
 export const first = (s: Schedule): Timer | undefined => {
   const late = s.late[0]
   if (late !== undefined) return late
-  const due = leastBucketDue(s)
-  if (due === undefined) return undefined
+  const due = leastDue(s)
+  if (due === Infinity) return undefined
   advanceTo(s, due)
-  return firstOf(bucketAt(s, due))
+  return firstAt(s, due)
 }
 
 /**
@@ -302,18 +267,21 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     if (t !== undefined) return t.due <= high ? t : undefined
   }
   for (;;) {
-    const due = leastBucketDue(s)
-    if (due === undefined || due > high) return undefined
+    const due = leastDue(s)
+    if (due > high) return undefined
     if (due >= low) {
       advanceTo(s, due)
-      return firstOf(bucketAt(s, due))
+      return firstAt(s, due)
     }
-    strand(s, bucketAt(s, due))
+    strand(s, due)
   }
 }
 
 /** The least due time in the wheel, if any; for invariants. Amortized constant time. */
-export const leastWheelDue = (s: Schedule): number | undefined => leastBucketDue(s)
+export const leastWheelDue = (s: Schedule): number | undefined => {
+  const due = leastDue(s)
+  return due === Infinity ? undefined : due
+}
 
 /** The due time of the last late timer, the latest of all when the wheel is empty. Constant time. */
 export const lastLateDue = (s: Schedule): number | undefined => s.late[s.late.length - 1]?.due
@@ -332,9 +300,8 @@ export const raiseDueTimes = (s: Schedule, target: number, elapsed: number): voi
   const moved = s.late.splice(0, lateIndexAtOrAfter(s.late, target + 1))
   for (const t of moved) t.place = undefined
   s.count -= moved.length
-  for (let due = leastBucketDue(s); due !== undefined && due <= target; due = leastBucketDue(s)) {
-    advanceTo(s, due)
-    const taken = takeBucket(s, bucketAt(s, due))
+  for (let due = leastDue(s); due <= target; due = leastDue(s)) {
+    const taken = takeDue(s, due)
     s.count -= taken.length
     moved.push(...taken)
   }
@@ -361,9 +328,9 @@ export const raiseDueTimes = (s: Schedule, target: number, elapsed: number): voi
  * Schedule.clear(s)
  */
 export const clear = (s: Schedule): void => {
-  if (s.watches.length > 0) for (const b of [...s.buckets.values()]) takeBucket(s, b)
-  s.wheel = newWheel()
-  s.buckets.clear()
+  if (s.watches.length > 0) for (let due = leastDue(s); due !== Infinity; due = leastDue(s)) takeDue(s, due)
+  s.immediates = newQueue()
+  s.others = newQueue()
   s.late = []
   s.count = 0
   s.wheelCount = 0
@@ -402,38 +369,33 @@ const check = (ok: boolean, what: string): void => {
  * Schedule.invariant(s)
  */
 export const invariant = (s: Schedule): void => {
-  TimingWheel.invariant(s.wheel)
-  const wheelNow = TimingWheel.now(s.wheel)
-  const alarms = TimingWheel.length(s.wheel)
-  check(alarms === s.buckets.size, `${alarms} alarms for ${s.buckets.size} buckets`)
-  let inBuckets = 0
-  let leastDue = Infinity
-  for (const [due, b] of s.buckets) {
-    check(b.due === due, `bucket ${b.due} filed under ${due}`)
-    const alarmed = TimingWheel.mem(s.wheel, b.alarm) && TimingWheel.alarmAt(s.wheel, b.alarm) === due
-    check(alarmed, `bucket ${due} has no alarm at its time`)
-    check(Number.isInteger(due) && due >= wheelNow, `bucket ${due} before the wheel's now ${wheelNow}`)
-    check(!isEmptyBucket(b), `bucket ${due} is empty`)
-    const immediates = b.immediates ?? { head: undefined, tail: undefined }
-    for (const [list, immediate] of [[immediates, true], [b, false]] as const) {
-      let prev: Timer | undefined
-      for (let t = list.head; t !== undefined; t = t.next) {
-        check(t.prev === prev && t.place === b && t.due === due, `timer ${t.id} badly linked in bucket ${due}`)
-        check((t.kind === 'Immediate') === immediate, `timer ${t.id} in the wrong list of bucket ${due}`)
-        check(prev === undefined || prev.order < t.order, `bucket ${due} out of order at timer ${t.id}`)
-        prev = t
-        inBuckets++
-      }
-      check(list.tail === prev, `bucket ${due} tail`)
+  const now = wheelNow(s)
+  const immediatesAt = PriorityQueue.minAllowedKey(s.immediates)
+  const inStep = immediatesAt === now || (immediatesAt < now && PriorityQueue.isEmpty(s.immediates))
+  check(inStep, `immediates at ${immediatesAt}, the wheel at ${now}`)
+  let inQueues = 0
+  for (const [q, immediate] of [[s.immediates, true], [s.others, false]] as const) {
+    // Most programs have no immediates: the empty queue's invariant would cost a pass over its slots.
+    if (!PriorityQueue.isEmpty(q)) PriorityQueue.invariant(q)
+    // `toArray` lists equal keys in the queue's order for them, which must be `order`.
+    const lastOrderAt = new Map<number, number>()
+    for (const elt of PriorityQueue.toArray(q)) {
+      const t = PriorityQueue.eltValue(q, elt)
+      check(t.place === 'wheel' && t.elt === elt, `timer ${t.id} is not in the wheel under its handle`)
+      check(PriorityQueue.eltKey(q, elt) === t.due && t.due >= now, `timer ${t.id} filed under another time`)
+      check((t.kind === 'Immediate') === immediate, `timer ${t.id} in the wrong queue`)
+      check((lastOrderAt.get(t.due) ?? -Infinity) < t.order, `due time ${t.due} out of order at timer ${t.id}`)
+      lastOrderAt.set(t.due, t.order)
+      inQueues++
     }
-    leastDue = Math.min(leastDue, due)
   }
-  check(inBuckets === s.wheelCount, `wheelCount ${s.wheelCount} but ${inBuckets} timers in buckets`)
+  check(inQueues === s.wheelCount, `wheelCount ${s.wheelCount} but ${inQueues} timers in the queues`)
   check(s.count === s.wheelCount + s.late.length, `count ${s.count}`)
+  const least = leastDue(s)
   s.late.forEach((t, i) => {
     check(t.place === 'late', `late timer ${t.id} placed elsewhere`)
     const prev = s.late[i - 1]
     check(prev === undefined || firesBefore(prev, t), `late timers out of order at ${t.id}`)
-    check(t.due < leastDue, `late timer ${t.id} due ${t.due} not before the wheel's ${leastDue}`)
+    check(t.due < least, `late timer ${t.id} due ${t.due} not before the wheel's ${least}`)
   })
 }

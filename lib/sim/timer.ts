@@ -11,17 +11,15 @@
  * unique `order` makes unreachable.
  */
 
-import type { Bucket } from './schedule.js'
-
 /** What made the timer; clearing it with the wrong function throws, as in fake-timers. */
 export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
 
-/** Where a timer is kept: a bucket of the wheel, the list of late timers, or nowhere. */
-export type Place = Bucket | 'late' | undefined
+/** Where a timer is kept: in the wheel (one of the schedule's queues), among the late timers, or nowhere. */
+export type Place = 'wheel' | 'late' | undefined
 
 /**
  * A timer. `id`, `kind`, `callback`, `args`, `delay` and `interval` never change; `due`
- * and `order` change when it is re-armed. The last five fields belong to the schedule
+ * and `order` change when it is re-armed. The last three fields belong to the schedule
  * (`schedule.ts`), which alone reads and writes them.
  */
 export interface Timer {
@@ -37,8 +35,8 @@ export interface Timer {
   due: number
   order: number
   place: Place
-  prev: Timer | undefined
-  next: Timer | undefined
+  /** Its handle in its queue while `place` is `'wheel'`. */
+  elt: number
   /** When the schedule last took it in; see the schedule's watches. */
   armSeq: number
 }
