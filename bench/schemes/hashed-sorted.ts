@@ -16,7 +16,7 @@
  * O(1) beyond the expiries. START_TIMER pays instead: it walks its bucket, O(1) on
  * average while `n < M` and the hash spreads timers evenly, O(n/M) once `n > M`.
  */
-import { Links, checkList, countLinked, first, headOf, insertBefore, isLinked, unlink } from './links.js'
+import { Links, checkList, countLinked, first, headOf, insertInExpiryOrder, isLinked, unlink } from './links.js'
 import { type Config, type OnExpiry, type Scheme, type TimerModule, broken, defaultTableSize, tableBits } from './scheme.js'
 
 class HashedSorted {
@@ -37,14 +37,7 @@ class HashedSorted {
 
 /** Hashes by `cursor + interval`, not `expiry`, so the mask works on a small integer. */
 const startTimer = (s: HashedSorted, interval: number, id: number): void => {
-  const at = s.now + interval
-  const head = headOf(s.links, (s.cursor + interval) & s.mask)
-  const next = s.links.next
-  const expiry = s.expiry
-  let row = next[head]!
-  while (row !== head && expiry[row]! <= at) row = next[row]!
-  expiry[id] = at
-  insertBefore(s.links, row, id)
+  insertInExpiryOrder(s.links, headOf(s.links, (s.cursor + interval) & s.mask), s.expiry, s.now + interval, id)
   s.count++
 }
 

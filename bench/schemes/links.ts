@@ -91,3 +91,16 @@ export const countLinked = (links: Links): number => {
   for (let row = 0; row < links.firstHead; row++) if (isLinked(links, row)) linked++
   return linked
 }
+
+/**
+ * Inserts timer `id`, expiring at `at`, into the list at `head` kept in order of
+ * `expiry`: after every timer that expires no later, so equal expiries stay in start
+ * order. The walk is the O(n) (Scheme 2) or O(n/M) (Scheme 5) of START_TIMER.
+ */
+export const insertInExpiryOrder = (links: Links, head: number, expiry: Float64Array, at: number, id: number): void => {
+  const next = links.next
+  let row = next[head]!
+  while (row !== head && expiry[row]! <= at) row = next[row]!
+  expiry[id] = at
+  insertBefore(links, row, id)
+}

@@ -14,7 +14,7 @@
  * about `n/2` steps for uniform intervals, is what makes the scheme O(n)). STOP_TIMER
  * unlinks in O(1) because the list is doubly linked and the id locates the element.
  */
-import { Links, checkList, countLinked, first, headOf, insertBefore, isLinked, unlink } from './links.js'
+import { Links, checkList, countLinked, first, headOf, insertInExpiryOrder, isLinked, unlink } from './links.js'
 import { type Config, type OnExpiry, type Scheme, type TimerModule, broken } from './scheme.js'
 
 class OrderedList {
@@ -33,13 +33,7 @@ class OrderedList {
 
 /** Inserts after every timer that expires no later, keeping equal expiries in start order. */
 const startTimer = (s: OrderedList, interval: number, id: number): void => {
-  const at = s.now + interval
-  const next = s.links.next
-  const expiry = s.expiry
-  let row = next[s.head]!
-  while (row !== s.head && expiry[row]! <= at) row = next[row]!
-  expiry[id] = at
-  insertBefore(s.links, row, id)
+  insertInExpiryOrder(s.links, s.head, s.expiry, s.now + interval, id)
   s.count++
 }
 

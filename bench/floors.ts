@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:floors`: two costs that no implementation in `npm run bench` can go
+ * below on this machine, measured so that the targets can be judged against them.
+ *
+ * 1. What one cache miss costs, which bounds every structure once its timers outgrow the
+ *    caches. For tables of 32-byte rows (the wheel's pool layout) the size of the pools in
+ * `npm run bench` (2^15 to 2^20 rows: 1 to 32 MiB), it visits every row in a random order
+ * twice: once following a chain, each row naming the next (as a wheel walks a slot's
+ * list, or a heap walks down a path), and once from a list of rows read in sequence,
+ * where the visits do not depend on each other and the processor overlaps their misses.
+ * 2. What fake-timers' API costs with no order kept at all: the virtual-clock workload
+ *    run on a clock that fires timers in the order they were set (see
+ *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
+ */
+import { fakeTimers } from './adapters/fake-timers.js'
+import { unorderedClock } from './adapters/unordered-clock.js'
+import { loadVirtualClock } from './adapters/virtual-clock.js'
+import { separateDrivers } from './runner.js'
+import * as Workloads from './workloads.js'
+
+const INTS_PER_ROW = 8
+
+/** A random cyclic order of `rows` rows, from a fixed seed. */
+const shuffledRows = (rows: number): Int32Array => {
+  const order = new Int32Array(rows).map((_, i) => i)
+  let seed = 0x2545f491
+  for (let i = rows - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    const j = seed % (i + 1)
+    const t = order[i]!
+    order[i] = order[j]!
+    order[j] = t
+  }
+  return order
+}
+
+const nanos = (): number => Number(process.hrtime.bigint())
+
+/** Each row's first integer names the next row of the cycle `order`. */
+const chainedTable = (order: Int32Array): Int32Array => {
+  const table = new Int32Array(order.length * INTS_PER_ROW)
+  for (let i = 0; i < order.length; i++) table[order[i]! * INTS_PER_ROW] = order[(i + 1) % order.length]!
+  return table
+}
+
+const chained = (table: Int32Array, order: Int32Array): number => {
+  let row = order[0]!
+  const t0 = nanos()
+  for (let i = 0; i < order.length; i++) row = table[row * INTS_PER_ROW]!
+  const ns = (nanos() - t0) / order.length
+  if (row !== order[0]) throw new Error('the chain is broken')
+  return ns
+}
+
+const independent = (table: Int32Array, order: Int32Array): number => {
+  let sum = 0
+  const t0 = nanos()
+  for (let i = 0; i < order.length; i++) sum += table[order[i]! * INTS_PER_ROW]!
+  const ns = (nanos() - t0) / order.length
+  if (sum < 0) throw new Error('overflow')
+  return ns
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+console.log('random visits to 32-byte rows, ns per row, median of 7:')
+console.log('  rows     size      dependent (a chain of links)   independent (rows from a list)')
+for (const bits of [15, 17, 18, 20]) {
+  const order = shuffledRows(2 ** bits)
+  const table = chainedTable(order)
+  const runs = { chained: [] as number[], independent: [] as number[] }
+  for (let r = 0; r < 7; r++) {
+    runs.chained.push(chained(table, order))
+    runs.independent.push(independent(table, order))
+  }
+  const mib = `${(table.length * 4) / 2 ** 20} MiB`
+  console.log(
+    `  2^${bits}     ${mib.padEnd(9)} ${median(runs.chained).toFixed(1).padStart(8)}` +
+      `${median(runs.independent).toFixed(1).padStart(33)}`,
+  )
+}
+
+const seed = 42
+const hold = Workloads.hold(Workloads.full.hold, seed)
+const warm = Workloads.hold(Workloads.quick.hold, seed + 1)
+const virtualClock = await loadVirtualClock()
+const clocks = [unorderedClock, ...(typeof virtualClock === 'string' ? [] : [virtualClock]), fakeTimers]
+console.log()
+console.log(`the virtual-clock workload (${Workloads.showCount(hold.pending)} pending), ns per event, median of 3:`)
+for (const clock of clocks) {
+  const drivers = await separateDrivers(clock.name)
+  drivers.clockHold(clock, warm)
+  const runs = [0, 1, 2].map(() => {
+    const run = drivers.clockHold(clock, hold)
+    return run.ns / run.ops
+  })
+  console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
+}
