@@ -11,8 +11,14 @@
  * 2. What fake-timers' API costs with no order kept at all: the virtual-clock workload
  *    run on a clock that fires timers in the order they were set (see
  *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
+ * 3. What a timing wheel costs on the hold load without the package's guarantees: the
+ *    barest two-level wheel (`bare-wheel.ts`), next to the package's wheel and
+ *    flatqueue, all firing the same events (the checksums must agree).
  */
 import { fakeTimers } from './adapters/fake-timers.js'
+import { flatqueue } from './adapters/flatqueue.js'
+import { wheel } from './adapters/wheel.js'
+import { bareWheelHold } from './bare-wheel.js'
 import { unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
 import { separateDrivers } from './runner.js'
@@ -96,3 +102,29 @@ for (const clock of clocks) {
   })
   console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
 }
+
+console.log()
+console.log(`the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event, median of 3:`)
+const checksums = new Set<string>()
+const queueRuns = await Promise.all(
+  [wheel, flatqueue].map(async (queue) => {
+    // Each queue through its own copy of the drivers, as in `npm run bench`.
+    const drivers = await separateDrivers(queue.name)
+    const play = (): { ns: number; fired: number; hash: number } => {
+      const run = drivers.hold(queue, hold)
+      return { ns: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
+    }
+    return [queue.name, play] as const
+  }),
+)
+const bare = (): { ns: number; fired: number; hash: number } => {
+  const run = bareWheelHold(hold)
+  return { ns: run.nsPerEvent, fired: run.fired, hash: run.hash }
+}
+for (const [name, play] of [['bare wheel (floor)', bare] as const, ...queueRuns]) {
+  play()
+  const runs = [play(), play(), play()]
+  for (const run of runs) checksums.add(`${run.fired}/${run.hash}`)
+  console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.ns)).toFixed(0).padStart(6)}`)
+}
+if (checksums.size !== 1) throw new Error(`the hold runs fired different events: ${[...checksums].join(', ')}`)
