@@ -253,8 +253,8 @@ export const first = (s: Schedule): Timer | undefined => {
 
 /**
  * The first timer due in `[low, high]`, as fake-timers' `firstTimerInRange` finds it.
- * A bucket wholly below `low` (only clock moves from inside callbacks leave one) becomes
- * late, as it can never be in range again. If the answer is in the wheel, the wheel's
+ * Timers due below `low` (only clock moves from inside callbacks leave any) become late,
+ * as they can never be in range again. If the answer is in the wheel, the wheel's
  * `now` moves to its due time, which the caller's clock reaches (it either fires the
  * timer or ends at `high`). Amortized constant time when nothing is late.
  *
