@@ -69,6 +69,22 @@ describe('add, remove, change, mem', () => {
     expect(PriorityQueue.length(pq)).toBe(1)
   })
 
+  it('gives back every value exactly, whether the row or the value array keeps it', () => {
+    const values: unknown[] = [0, -0, 7, -1, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 1.5, Number.NaN, Infinity, 'x', null, undefined, { a: 1 }, 10n]
+    const pq = PriorityQueue.create<unknown>()
+    const elts = values.map((v, i) => PriorityQueue.add(pq, i, v))
+    elts.forEach((e, i) => expect(Object.is(Elt.value(pq, e), values[i])).toBe(true))
+    // Rows are reused: a row that kept an integer now keeps an object, and the reverse.
+    for (const e of elts) PriorityQueue.remove(pq, e)
+    const again = [...values].reverse()
+    const elts2 = again.map((v, i) => PriorityQueue.add(pq, i, v))
+    elts2.forEach((e, i) => expect(Object.is(Elt.value(pq, e), again[i])).toBe(true))
+    const fired: unknown[] = []
+    PriorityQueue.increaseMinAllowedKey(pq, values.length, (e) => fired.push(Elt.value(pq, e)))
+    expect(fired.every((v, i) => Object.is(v, again[i]))).toBe(true)
+    PriorityQueue.invariant(pq)
+  })
+
   it('add rejects keys outside [min, max] and non-integers, changing nothing', () => {
     const pq = PriorityQueue.create<string>({ levelBits: [3, 3] })
     PriorityQueue.increaseMinAllowedKey(pq, 10, () => {})

@@ -15,10 +15,14 @@
  *
  * A head row's `key` field keeps the least key on its list, so that the minimum of a
  * slot is known without walking it (the walk is a cache miss per element). Adding keeps
- * it exact for free; a removal cannot recompute it, so removing an element with that key
- * marks it unknown (NaN) until someone walks the list and sets it again. An element row
- * remembers, in its fourth integer, the head of the list it was last appended to, so
- * that removing it finds that head without a search.
+ * it exact for free; a removal cannot recompute it, so the queue marks it unknown (NaN)
+ * when it removes an element with that key, until someone walks the list and sets it
+ * again.
+ *
+ * A value that is a 32-bit integer (ids, mostly) is kept in the row's fourth integer,
+ * flagged in its generation word, rather than in `values`: firing an element reads its
+ * value, and a second array would make that a second cache miss. Other values, which
+ * cannot live in an ArrayBuffer, go to `values`.
  *
  * A handle given to users is `generation * 2^27 + row`. A row's generation moves on every
  * time the row is freed, so a handle dies with its element and never comes back to life
@@ -31,8 +35,8 @@
  * - a free row has `prev === UNLINKED` and sits on the free list through `next`;
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a head's key is +Infinity if its list is empty, else NaN or the least key on it;
- * - an element row appended to a list and not moved by `spliceToEnd` since names that
- *   list's head in its fourth integer (a stale name only ever makes a key NaN).
+ * - an element row's value is its fourth integer if its generation word has the
+ *   `IN_ROW` bit, else `values[row]`; `values[row]` is undefined for every other row.
  */
 
 const ROW_BITS = 27
@@ -45,8 +49,9 @@ const MAX_ROWS = ROW_SCALE
 export const UNLINKED = -1
 
 /**
- * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, `generation`, list head at
- * `ints[8r]` to `ints[8r + 3]`, `key` and `at` at `floats[4r + 2]` and `floats[4r + 3]`. The accessors below spell the offsets as literals: a module
+ * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, generation word, integer value at
+ * `ints[8r]` to `ints[8r + 3]`, `key` and `at` at `floats[4r + 2]` and `floats[4r + 3]`.
+ * The generation word is the generation (26 bits) plus `IN_ROW` (bit 30). The accessors below spell the offsets as literals: a module
  * constant costs a context load and a hole check in each, which V8 charges against the
  * inlining budget of every caller.
  */
@@ -110,7 +115,7 @@ const setGenerations = (ints: Int32Array, from: number, to: number, gen: number)
 
 export const nextOf = (pool: Pool<unknown>, row: number): number => pool.ints[8 * row]!
 export const prevOf = (pool: Pool<unknown>, row: number): number => pool.ints[8 * row + 1]!
-export const genOf = (pool: Pool<unknown>, row: number): number => pool.ints[8 * row + 2]!
+export const genOf = (pool: Pool<unknown>, row: number): number => pool.ints[8 * row + 2]! & 67108863 // GEN_MASK
 export const keyOf = (pool: Pool<unknown>, row: number): number => pool.floats[4 * row + 2]!
 export const atOf = (pool: Pool<unknown>, row: number): number => pool.floats[4 * row + 3]!
 
@@ -128,7 +133,8 @@ const setPrev = (pool: Pool<unknown>, row: number, prev: number): void => {
 }
 
 /** The handle of the element in `row` now. */
-export const handleOf = (pool: Pool<unknown>, row: number): number => pool.ints[8 * row + 2]! * 134217728 + row // 2^27
+export const handleOf = (pool: Pool<unknown>, row: number): number =>
+  (pool.ints[8 * row + 2]! & 67108863) * 134217728 + row // GEN_MASK, 2^27
 
 /**
  * The row of a handle if the handle is the current one of an element row (linked, or
@@ -138,7 +144,7 @@ export const handleOf = (pool: Pool<unknown>, row: number): number => pool.ints[
 export const rowOfHandle = (pool: Pool<unknown>, handle: number): number => {
   const gen = Math.floor(handle * 7.450580596923828e-9) // 2^-27, as ROW_SCALE
   const row = handle - gen * 134217728
-  return row >= pool.firstElement && row < pool.used && pool.ints[8 * row + 2] === gen ? row : -1
+  return row >= pool.firstElement && row < pool.used && (pool.ints[8 * row + 2]! & 67108863) === gen ? row : -1
 }
 
 export const isLinked = (pool: Pool<unknown>, row: number): boolean => pool.ints[8 * row + 1] !== -1 // UNLINKED
@@ -150,15 +156,24 @@ export const allocate = <A>(pool: Pool<A>, key: number, at: number, value: A): n
   else row = pool.used < pool.capacity ? pool.used++ : grow(pool)
   pool.floats[4 * row + 2] = key
   pool.floats[4 * row + 3] = at
-  pool.values[row] = value
+  // `Object.is` keeps -0 out: it is a 32-bit integer to `|`, not to the caller.
+  if (typeof value === 'number' && Object.is(value | 0, value)) {
+    pool.ints[8 * row + 3] = value
+    pool.ints[8 * row + 2] = pool.ints[8 * row + 2]! | 1073741824 // IN_ROW
+  } else pool.values[row] = value
   return row
 }
+
+/** The value of the element in `row`. */
+export const valueOf = <A>(pool: Pool<A>, row: number): A =>
+  (pool.ints[8 * row + 2]! & 1073741824) !== 0 ? (pool.ints[8 * row + 3]! as A) : (pool.values[row] as A) // IN_ROW
 
 /** Returns a row to the pool; its handle is dead from now on. */
 export const release = <A>(pool: Pool<A>, row: number): void => {
   const ints = pool.ints
-  pool.values[row] = undefined
+  if ((ints[8 * row + 2]! & 1073741824) === 0) pool.values[row] = undefined // IN_ROW
   ints[8 * row + 1] = -1 // UNLINKED
+  // Masking drops IN_ROW too.
   const gen = (ints[8 * row + 2]! + 1) & 67108863 // GEN_MASK
   ints[8 * row + 2] = gen
   if (gen !== pool.salt) {
@@ -197,7 +212,6 @@ export const linkLast = (pool: Pool<unknown>, head: number, row: number): void =
   ints[8 * last] = row
   ints[8 * row + 1] = last
   ints[8 * row] = head
-  ints[8 * row + 3] = head
   ints[8 * head + 1] = row
   // A NaN head key compares false and stays unknown.
   if (floats[4 * head + 2]! > floats[4 * row + 2]!) floats[4 * head + 2] = floats[4 * row + 2]!
@@ -220,8 +234,6 @@ export const unlink = (pool: Pool<unknown>, row: number): number => {
     floats[4 * before + 2] = Infinity
     return before
   }
-  const head = ints[8 * row + 3]!
-  if (floats[4 * head + 2] === floats[4 * row + 2]) floats[4 * head + 2] = NaN
   return -1
 }
 
@@ -248,7 +260,7 @@ export const detachAll = (pool: Pool<unknown>, head: number): number => {
 
 /**
  * Moves every row of the list at `from`, in order, to the end of the list at `to`, whose
- * least key becomes unknown (the rows keep naming `from` as their head).
+ * least key becomes unknown.
  */
 export const spliceToEnd = (pool: Pool<unknown>, from: number, to: number): void => {
   const first = nextOf(pool, from)

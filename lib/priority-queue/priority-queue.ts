@@ -71,6 +71,7 @@ import {
   rowOfHandle,
   spliceToEnd,
   unlink,
+  valueOf,
 } from './pool.js'
 
 declare const eltBrand: unique symbol
@@ -216,8 +217,21 @@ const detach = (pq: PriorityQueue<unknown>, row: number): void => {
     const levels = pq.levels
     const level = levels.levelOfHead[emptied]!
     markEmpty(levels, level, emptied - levels.firstHead[level]!)
-  }
+  } else if (emptied === -1) forgetLeastKey(pq, keyOf(pq.pool, row))
   if (row === pq.minRow) pq.minRow = -1 // NO_ROW
+}
+
+/**
+ * After removing an element with key `key` from a slot that still holds others: if `key`
+ * was the slot's least key, the slot no longer knows its least key. A key below the
+ * minimum is on the due list, whose least key nobody reads.
+ */
+const forgetLeastKey = (pq: PriorityQueue<unknown>, key: number): void => {
+  if (key < pq.minAllowedKey) return
+  const levels = pq.levels
+  const level = levelOf(levels, key)
+  const head = levels.firstHead[level]! + slotOf(levels, level, key)
+  if (leastKeyOf(pq.pool, head) === key) setLeastKey(pq.pool, head, NaN)
 }
 
 const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
@@ -319,7 +333,7 @@ export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
 
 /** The value of an element in the queue, or of the one whose handler is running. */
 export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A =>
-  pq.pool.values[readableRow(pq, elt, 'Elt.value')] as A
+  valueOf(pq.pool, readableRow(pq, elt, 'Elt.value'))
 
 /** @internal The number stored beside the key. */
 export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
@@ -821,6 +835,10 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   for (let row = pool.firstElement; row < pool.used; row++) {
     const linked = prevOf(pool, row) !== UNLINKED
     check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
+    const valueInRow = (pool.ints[8 * row + 2]! & 2 ** 30) !== 0
+    const holdsElement = linked || row === pq.firingRow
+    check(!valueInRow || holdsElement, () => `row ${row} holds no element but is flagged as holding its value`)
+    check(pool.values[row] === undefined || (holdsElement && !valueInRow), () => `row ${row} keeps a stray value`)
     if (!linked && !free.has(row) && row !== pq.firingRow) {
       check(genOf(pool, row) === pool.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
     }
