@@ -31,7 +31,7 @@
  * the salts happen to line up.
  *
  * Invariants:
- * - a row holding an element has `prev >= 0`, and `gens[row] * 2^27 + row` is its handle;
+ * - a row holding an element has `prev >= 0`, and `generation * 2^27 + row` is its handle;
  * - a free row has `prev === UNLINKED` and sits on the free list through `next`;
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a head's key is +Infinity if its list is empty, else NaN or the least key on it;
@@ -51,9 +51,9 @@ export const UNLINKED = -1
 /**
  * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, generation word, integer value at
  * `ints[8r]` to `ints[8r + 3]`, `key` and `at` at `floats[4r + 2]` and `floats[4r + 3]`.
- * The generation word is the generation (26 bits) plus `IN_ROW` (bit 30). The accessors below spell the offsets as literals: a module
- * constant costs a context load and a hole check in each, which V8 charges against the
- * inlining budget of every caller.
+ * The generation word is the generation (26 bits) plus `IN_ROW` (bit 30). The accessors
+ * below spell the offsets as literals: a module constant costs a context load and a hole
+ * check in each, which V8 charges against the inlining budget of every caller.
  */
 const ROW_BYTES = 32
 const NO_ROW = -1
@@ -164,14 +164,18 @@ export const allocate = <A>(pool: Pool<A>, key: number, at: number, value: A): n
   return row
 }
 
+/** Whether the row keeps its element's value itself, as an integer. */
+export const isValueInRow = (pool: Pool<unknown>, row: number): boolean =>
+  (pool.ints[8 * row + 2]! & 1073741824) !== 0 // IN_ROW
+
 /** The value of the element in `row`. */
 export const valueOf = <A>(pool: Pool<A>, row: number): A =>
-  (pool.ints[8 * row + 2]! & 1073741824) !== 0 ? (pool.ints[8 * row + 3]! as A) : (pool.values[row] as A) // IN_ROW
+  isValueInRow(pool, row) ? (pool.ints[8 * row + 3]! as A) : (pool.values[row] as A)
 
 /** Returns a row to the pool; its handle is dead from now on. */
 export const release = <A>(pool: Pool<A>, row: number): void => {
   const ints = pool.ints
-  if ((ints[8 * row + 2]! & 1073741824) === 0) pool.values[row] = undefined // IN_ROW
+  if (!isValueInRow(pool, row)) pool.values[row] = undefined
   ints[8 * row + 1] = -1 // UNLINKED
   // Masking drops IN_ROW too.
   const gen = (ints[8 * row + 2]! + 1) & 67108863 // GEN_MASK
@@ -228,13 +232,10 @@ export const unlink = (pool: Pool<unknown>, row: number): number => {
   ints[8 * before] = after
   ints[8 * after + 1] = before
   ints[8 * row + 1] = -1 // UNLINKED
-  const floats = pool.floats
   // The head row is always on its own list, so a list left with one row is empty.
-  if (before === after) {
-    floats[4 * before + 2] = Infinity
-    return before
-  }
-  return -1
+  if (before !== after) return -1
+  pool.floats[4 * before + 2] = Infinity
+  return before
 }
 
 /** The least key on the list at `head`: +Infinity if it is empty, NaN if not known. */

@@ -64,6 +64,7 @@ import {
   detachAll,
   handleOf,
   isLinked,
+  isValueInRow,
   leastKeyOf,
   linkLast,
   setLeastKey,
@@ -579,7 +580,9 @@ const leastKey = (pq: PriorityQueue<unknown>): number => {
   if (nextOf(pool, due) !== due) return keyOf(pool, nextOf(pool, due))
   if (pq.minRow !== NO_ROW) return keyOf(pool, pq.minRow)
   const known = leastKeyOf(pool, firstOccupiedHead(pq))
-  return known === known ? known : keyOf(pool, (pq.minRow = findMinRow(pq)))
+  if (!Number.isNaN(known)) return known
+  pq.minRow = findMinRow(pq)
+  return keyOf(pool, pq.minRow)
 }
 
 /** An element with the least key (the first added among equals). Cheap: see README. */
@@ -727,7 +730,10 @@ export const clear = (pq: PriorityQueue<unknown>): void => {
 
 // Invariant.
 
-/** `what` may be a function, for checks made per slot: the message is then built only on failure. */
+/**
+ * `what` may be a function, for checks made per slot or per row: the message (formatting
+ * doubles is what costs) is then built only on failure.
+ */
 const check = (ok: boolean, what: string | (() => string)): void => {
   if (!ok) throw new Error(`PriorityQueue invariant broken: ${typeof what === 'string' ? what : what()}`)
 }
@@ -835,7 +841,7 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   for (let row = pool.firstElement; row < pool.used; row++) {
     const linked = prevOf(pool, row) !== UNLINKED
     check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
-    const valueInRow = (pool.ints[8 * row + 2]! & 2 ** 30) !== 0
+    const valueInRow = isValueInRow(pool, row)
     const holdsElement = linked || row === pq.firingRow
     check(!valueInRow || holdsElement, () => `row ${row} holds no element but is flagged as holding its value`)
     check(pool.values[row] === undefined || (holdsElement && !valueInRow), () => `row ${row} keeps a stray value`)

@@ -19,7 +19,8 @@
  *
  * Timer ids come from one counter shared by all clocks, as in fake-timers, so that an id
  * kept from an old clock never clears a timer of a new one. `timers` (`timer-table.ts`)
- * is keyed by id less `firstTimerId`: consecutive integers, which it spreads without hashing.
+ * is keyed by id less `firstTimerId`: consecutive integers, which its multiplicative hash
+ * scatters over the slots.
  *
  * Invariants (`invariant` checks them): `timers` holds every pending timer under its key
  * and the schedule holds exactly those; `elapsed` is an integer; between calls no timer
