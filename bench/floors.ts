@@ -21,7 +21,7 @@ import { wheel } from './adapters/wheel.js'
 import { bareWheelHold } from './bare-wheel.js'
 import { unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
-import { separateDrivers } from './runner.js'
+import { median, separateDrivers } from './runner.js'
 import * as Workloads from './workloads.js'
 
 const INTS_PER_ROW = 8
@@ -67,7 +67,6 @@ const independent = (table: Int32Array, order: Int32Array): number => {
   return ns
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 console.log('random visits to 32-byte rows, ns per row, median of 7:')
 console.log('  rows     size      dependent (a chain of links)   independent (rows from a list)')

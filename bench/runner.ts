@@ -11,6 +11,7 @@
 import type { ClockImpl, QueueImpl } from './adapter.js'
 import type * as DriversModule from './drivers.js'
 import type { Checksum, Run } from './drivers.js'
+import { moduleCopy } from './module-copy.js'
 import * as Workloads from './workloads.js'
 import type { Sizes } from './workloads.js'
 
@@ -77,20 +78,12 @@ export class ChecksumMismatch extends Error {
   override readonly name = 'ChecksumMismatch'
 }
 
-const driverCopies = new Map<string, Promise<Drivers>>()
+/** A copy of `drivers.ts` of its own for `key` (see `module-copy.ts`). */
+export const separateDrivers = (key: string): Promise<Drivers> =>
+  moduleCopy<Drivers>(new URL('./drivers.js', import.meta.url), key)
 
-/** A copy of `drivers.ts` of its own for `key`. */
-export const separateDrivers = (key: string): Promise<Drivers> => {
-  let copy = driverCopies.get(key)
-  if (copy === undefined) {
-    const url = `${new URL('./drivers.js', import.meta.url).href}?impl=${encodeURIComponent(key)}`
-    copy = import(url) as Promise<Drivers>
-    driverCopies.set(key, copy)
-  }
-  return copy
-}
-
-const median = (xs: readonly number[]): number => {
+/** The median of an odd number of runs; of an even number, the lower middle one. */
+export const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b)
   return sorted[Math.floor((sorted.length - 1) / 2)]!
 }
