@@ -18,6 +18,7 @@
  * that the schemes being timed are the ones the property test checks.
  */
 import type * as DriversModule from './drivers.js'
+import { moduleCopy } from '../module-copy.js'
 import * as Memory from './memory.js'
 import type { Op } from './paper.js'
 import { ops, predictions } from './paper.js'
@@ -29,17 +30,8 @@ export type Drivers = typeof DriversModule
 /** Loads the copy of `drivers.ts` that scheme `key` is timed with. */
 export type LoadDrivers = (key: string) => Promise<Drivers>
 
-const driverCopies = new Map<string, Promise<Drivers>>()
-
-/** A copy of `drivers.ts` of its own per key: see that module's comment. */
-export const separateDrivers: LoadDrivers = (key) => {
-  let copy = driverCopies.get(key)
-  if (copy === undefined) {
-    copy = import(`${new URL('./drivers.js', import.meta.url).href}?scheme=${encodeURIComponent(key)}`) as Promise<Drivers>
-    driverCopies.set(key, copy)
-  }
-  return copy
-}
+/** A copy of `drivers.ts` of its own per key: see that module's comment and `module-copy.ts`. */
+export const separateDrivers: LoadDrivers = (key) => moduleCopy<Drivers>(new URL('./drivers.js', import.meta.url), key)
 
 const gc = (globalThis as { gc?: () => void }).gc
 
@@ -210,15 +202,24 @@ const planFor = (
  */
 const project = (points: readonly Measurement[], shape: (n: number) => number, n: number): number => {
   const last = points.at(-1)
-  if (last?.ns === undefined) return NaN
+  const lastNs = last === undefined ? undefined : costOf(last)
+  if (last === undefined || lastNs === undefined) return NaN
   const before = points.at(-2)
+  const beforeNs = before === undefined ? undefined : costOf(before)
   let growth = shape(n) / shape(last.n)
-  if (before?.ns !== undefined && before.ns > 0 && last.ns > 0) {
-    const k = Math.log(last.ns / before.ns) / Math.log(last.n / before.n)
+  if (before !== undefined && beforeNs !== undefined && beforeNs > 0 && lastNs > 0) {
+    const k = Math.log(lastNs / beforeNs) / Math.log(last.n / before.n)
     growth = Math.max(growth, (n / last.n) ** k)
   }
-  return Math.max(1, last.ns * Math.max(1, growth))
+  return Math.max(1, lastNs * Math.max(1, growth))
 }
+
+/**
+ * What a point says a routine costs: its measurement, or for a skipped one the projection
+ * it was skipped on, so that later sizes (and the routines whose segments it undoes) are
+ * projected from it rather than from nothing.
+ */
+const costOf = (p: Measurement): number | undefined => p.ns ?? p.skipped?.nsPerOp
 
 /** What each routine will cost at `n`: from a pilot run at the first size, from the last sizes after. */
 const projectionsAt = (
