@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BenchResult, quickOptions, runBench, writeReport } from '../bench/schemes/bench.js'
+import { planFor } from '../bench/schemes/measure.js'
 import { schemes } from '../bench/schemes/catalog.js'
 import * as Drivers from '../bench/schemes/drivers.js'
 import { ops, routineName } from '../bench/schemes/paper.js'
@@ -68,19 +69,55 @@ describe('the XML check itself', () => {
   })
 })
 
+describe('planning the measurements (planFor)', () => {
+  const sweep = { ...quickOptions().sweep, budgetNs: 1e6, reps: 2, minOps: 32, maxOps: 2 ** 12, maxTicks: 2 ** 12, skipAboveNs: 3e6 }
+  const cheap = { nsPerOp: 250, restoreNs: 350 }
+
+  it('times every routine for about the budget when operations are cheap', () => {
+    const { plan, skipped } = planFor({ start: cheap, stop: cheap, tick: { nsPerOp: 300, restoreNs: 0 } }, sweep, new Set())
+    expect(skipped).toEqual({})
+    expect(plan).toEqual({ start: Math.round(1e6 / 600), stop: Math.round(1e6 / 600), tick: Math.round(1e6 / 300) })
+  })
+
+  it('caps the count of very cheap operations and raises that of dear ones to minOps', () => {
+    const { plan } = planFor({ start: { nsPerOp: 1, restoreNs: 1 }, stop: cheap, tick: { nsPerOp: 40_000, restoreNs: 0 } }, sweep, new Set())
+    expect(plan.start).toBe(2 ** 12)
+    expect(plan.tick).toBe(32)
+  })
+
+  it('skips a routine whose minOps operations would overrun the threshold, and its partner by its restore cost', () => {
+    // 32 × 2 × 50 µs = 3.2 ms > 3 ms; a STOP segment is undone by STARTs, so it costs as much.
+    const dear = { nsPerOp: 50_000, restoreNs: 100 }
+    const { plan, skipped } = planFor({ start: dear, stop: { nsPerOp: 100, restoreNs: 50_000 }, tick: { nsPerOp: 46_000, restoreNs: 0 } }, sweep, new Set())
+    expect(Object.keys(skipped).sort()).toEqual(['start', 'stop'])
+    expect(skipped.start!.measurementNs).toBeCloseTo(32 * 2 * 50_100)
+    expect(plan).toEqual({ tick: 32 })
+  })
+
+  it('skips a routine at every size after the first it was skipped at', () => {
+    const { plan, skipped } = planFor({ start: cheap, stop: cheap, tick: { nsPerOp: 10, restoreNs: 0 } }, sweep, new Set(['tick']))
+    expect(Object.keys(skipped)).toEqual(['tick'])
+    expect(plan.tick).toBeUndefined()
+  })
+})
+
 describe('the schemes benchmark in quick mode', () => {
   let dir: string
   let result: BenchResult
   let written: string[]
 
   /**
-   * Quick mode with one more size and a skip threshold (3 ms for all runs) that no O(1)
-   * measurement reaches (each aims at budget × reps = 2 ms) but that Scheme 2's O(n)
-   * START_TIMER (about 8 × 2 × 0.3 ms at n = 10^5) and Scheme 1's O(n) tick exceed, so
-   * the skipping path runs too.
+   * Quick mode with one more size and a skip threshold (3 ms) above what any measurement
+   * sized by the budget takes (budget × reps = 2 ms), so that only a routine whose
+   * `minOps` operations overrun the budget can be skipped: one projected at more than
+   * 3 ms / (32 × 2) ≈ 47 µs an operation. At n = 10^5 the O(n) routines (Scheme 1's tick,
+   * about 200 µs, and Scheme 2's START, about 700 µs) are well above that, and the
+   * costliest O(n/M) ones (Scheme 5's START and Scheme 6's tick, about 5 µs) well below.
+   * With `minOps` 8 the line was at 190 µs, where Scheme 1's tick sits, and the outcome
+   * depended on the machine's load.
    */
   const quick = quickOptions()
-  const options = { ...quick, sweep: { ...quick.sweep, sizes: [1e2, 1e3, 1e4, 1e5], skipAboveNs: 3e6 } }
+  const options = { ...quick, sweep: { ...quick.sweep, sizes: [1e2, 1e3, 1e4, 1e5], skipAboveNs: 3e6, minOps: 32 } }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'schemes-bench-'))
@@ -166,7 +203,7 @@ describe('the schemes benchmark in quick mode', () => {
       const verdicts = md.split('\n').filter((line) => line.startsWith(`- **${s.name}.**`))
       expect(verdicts).toHaveLength(ops.length)
       for (const v of verdicts) {
-        expect(v).toMatch(/\*\* (Agrees|Agrees within memory latency|Grows faster than predicted|Grows slower than predicted|Too few sizes)[:.]/)
+        expect(v).toMatch(/\*\* (Agrees|Agrees within memory latency|Grows faster than predicted|Grows slower than predicted|Too few sizes measured to judge)[:.]/)
       }
     }
     expect(md).toMatch(/\| Scheme 1: straightforward \| O\(1\) → n\^-?[\d.]+ (✓|✗)/)

@@ -171,13 +171,19 @@ const warmUp = (scheme: Scheme, drivers: Drivers, seed: number, overhead: number
 /** Operations the pilot run times at the first size, to plan the real runs from. */
 const pilotOps: Readonly<Record<Op, number>> = { start: 1000, stop: 1000, tick: 256 }
 
-interface Projection {
+export interface Projection {
   readonly nsPerOp: number
   /** Untimed ns per timed op: the work that puts n back. */
   readonly restoreNs: number
 }
 
-const planFor = (
+/**
+ * How many operations to time for each routine, or which to skip: a routine is timed for
+ * about `budgetNs` per rep (at least `minOps`, at most the cap), so a measurement only
+ * exceeds `budgetNs * reps` when `minOps` operations cost more; it is skipped if it would
+ * take over `skipAboveNs`, and once skipped, at every larger size.
+ */
+export const planFor = (
   projections: Readonly<Record<Op, Projection>>,
   opts: SweepOptions,
   skippedBefore: ReadonlySet<Op>,
