@@ -1,5 +1,5 @@
 /**
- * `npm run bench:floors`: two costs that no implementation in `npm run bench` can go
+ * `npm run bench:floors`: costs that no implementation in `npm run bench` can go
  * below on this machine, measured so that the targets can be judged against them.
  *
  * 1. What one cache miss costs, which bounds every structure once its timers outgrow the
@@ -11,17 +11,22 @@
  * 2. What fake-timers' API costs with no order kept at all: the virtual-clock workload
  *    run on a clock that fires timers in the order they were set (see
  *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
- * 3. What a timing wheel costs on the hold load without the package's guarantees: the
- *    barest two-level wheel (`bare-wheel.ts`), next to the package's wheel and
- *    flatqueue, all firing the same events (the checksums must agree).
+ * 3. What each of the queue's guarantees adds to an add and a remove in cache: the pair
+ *    on kernels that have the guarantees up to a step (`add-remove-steps.ts`).
+ * 4. What a timing wheel costs on the hold and churn loads without the package's
+ *    guarantees: the barest two-level wheel (`bare-wheel.ts`), next to the package's
+ *    wheel and flatqueue, all firing the same alarms (the checksums must agree).
  */
 import { fakeTimers } from './adapters/fake-timers.js'
 import { flatqueue } from './adapters/flatqueue.js'
 import { wheel } from './adapters/wheel.js'
-import { bareWheelHold } from './bare-wheel.js'
+import type { QueueImpl } from './adapter.js'
+import { kernel, packageQueue, stepNames, steps } from './add-remove-steps.js'
+import { type BareRun, bareWheelChurn, bareWheelHold } from './bare-wheel.js'
+import type { Run } from './drivers.js'
 import { unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
-import { median, separateDrivers } from './runner.js'
+import { type Drivers, median, separateDrivers } from './runner.js'
 import * as Workloads from './workloads.js'
 
 const INTS_PER_ROW = 8
@@ -67,7 +72,6 @@ const independent = (table: Int32Array, order: Int32Array): number => {
   return ns
 }
 
-
 console.log('random visits to 32-byte rows, ns per row, median of 7:')
 console.log('  rows     size      dependent (a chain of links)   independent (rows from a list)')
 for (const bits of [15, 17, 18, 20]) {
@@ -86,6 +90,20 @@ for (const bits of [15, 17, 18, 20]) {
 }
 
 const seed = 42
+
+// Before any other use of the package's queue, so that its code is shaped by this loop alone.
+const pairs = Workloads.addRemove({ ...Workloads.full.addRemove, pairs: 2_000_000 }, Workloads.full.churnMaxDelay, seed)
+console.log()
+console.log(`an add and a remove in cache (${Workloads.showCount(pairs.outstanding)} outstanding), ns per pair, median of 9:`)
+const pairKernels = [
+  ...steps.map((step) => [stepNames[step], kernel(step)] as const),
+  ['the package\'s PriorityQueue', packageQueue] as const,
+]
+// Round robin, so that the machine's slow spells spread over every kernel.
+for (const [, run] of pairKernels) run(pairs) // the warm-up
+const pairRuns = pairKernels.map(() => [] as number[])
+for (let r = 0; r < 9; r++) pairKernels.forEach(([, run], i) => pairRuns[i]!.push(run(pairs)))
+pairKernels.forEach(([name], i) => console.log(`  ${median(pairRuns[i]!).toFixed(1).padStart(6)}  ${name}`))
 const hold = Workloads.hold(Workloads.full.hold, seed)
 const warm = Workloads.hold(Workloads.quick.hold, seed + 1)
 const virtualClock = await loadVirtualClock()
@@ -102,28 +120,49 @@ for (const clock of clocks) {
   console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
 }
 
-console.log()
-console.log(`the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event, median of 3:`)
-const checksums = new Set<string>()
-const queueRuns = await Promise.all(
-  [wheel, flatqueue].map(async (queue) => {
-    // Each queue through its own copy of the drivers, as in `npm run bench`.
-    const drivers = await separateDrivers(queue.name)
-    const play = (): { ns: number; fired: number; hash: number } => {
-      const run = drivers.hold(queue, hold)
-      return { ns: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
-    }
-    return [queue.name, play] as const
-  }),
+type Play = () => { ns: number; fired: number; hash: number }
+
+/**
+ * The bare wheel next to the package's wheel and flatqueue on one load, each queue
+ * through its own copy of the drivers as in `npm run bench`; every run must fire the
+ * same alarms.
+ */
+const againstBare = async (title: string, bare: Play, driven: (drivers: Drivers, queue: QueueImpl) => Run): Promise<void> => {
+  console.log()
+  console.log(`${title}, median of 3:`)
+  const checksums = new Set<string>()
+  const queueRuns = await Promise.all(
+    [wheel, flatqueue].map(async (queue) => {
+      const drivers = await separateDrivers(queue.name)
+      const play: Play = () => {
+        const run = driven(drivers, queue)
+        return { ns: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
+      }
+      return [queue.name, play] as const
+    }),
+  )
+  for (const [name, play] of [['bare wheel (floor)', bare] as const, ...queueRuns]) {
+    play()
+    const runs = [play(), play(), play()]
+    for (const run of runs) checksums.add(`${run.fired}/${run.hash}`)
+    console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.ns)).toFixed(0).padStart(6)}`)
+  }
+  if (checksums.size !== 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
+}
+
+const fromBare = (kernel: () => BareRun): Play => () => {
+  const run = kernel()
+  return { ns: run.nsPerOp, fired: run.fired, hash: run.hash }
+}
+
+await againstBare(
+  `the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event`,
+  fromBare(() => bareWheelHold(hold)),
+  (drivers, queue) => drivers.hold(queue, hold),
 )
-const bare = (): { ns: number; fired: number; hash: number } => {
-  const run = bareWheelHold(hold)
-  return { ns: run.nsPerEvent, fired: run.fired, hash: run.hash }
-}
-for (const [name, play] of [['bare wheel (floor)', bare] as const, ...queueRuns]) {
-  play()
-  const runs = [play(), play(), play()]
-  for (const run of runs) checksums.add(`${run.fired}/${run.hash}`)
-  console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.ns)).toFixed(0).padStart(6)}`)
-}
-if (checksums.size !== 1) throw new Error(`the hold runs fired different events: ${[...checksums].join(', ')}`)
+const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
+await againstBare(
+  `the churn workload (${Workloads.showCount(churn.outstanding)} outstanding), ns per operation with the drain`,
+  fromBare(() => bareWheelChurn(churn)),
+  (drivers, queue) => drivers.churn(queue, churn),
+)

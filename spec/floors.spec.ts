@@ -1,0 +1,55 @@
+/**
+ * The kernels of `npm run bench:floors` do the work they stand for: the bare wheel fires
+ * the same alarms at the same times as the package's wheel under the bench's drivers, and
+ * every add+remove kernel runs, keeping its rows. No timing is asserted.
+ */
+import { describe, expect, it } from 'vitest'
+import { wheel } from '../bench/adapters/wheel.js'
+import { kernel, packageQueue, steps } from '../bench/add-remove-steps.js'
+import { bareWheelChurn, bareWheelHold } from '../bench/bare-wheel.js'
+import * as Drivers from '../bench/drivers.js'
+import * as Workloads from '../bench/workloads.js'
+
+const seed = 11
+
+describe('the bare wheel', () => {
+  it('fires the hold load as the package does', () => {
+    const hold = Workloads.hold(Workloads.quick.hold, seed)
+    const expected = Drivers.hold(wheel, hold).checksum
+    expect(expected.fired).toBeGreaterThanOrEqual(hold.fired)
+    const bare = bareWheelHold(hold)
+    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+  })
+
+  it('fires the churn load as the package does, cancelled alarms not at all', () => {
+    for (const size of Workloads.tiny.churn) {
+      const churn = Workloads.churn(size, Workloads.tiny.churnMaxDelay, seed)
+      const expected = Drivers.churn(wheel, churn).checksum
+      expect(expected.fired).toBe(size.outstanding)
+      const bare = bareWheelChurn(churn)
+      expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+    }
+  })
+
+  it('refuses a key beyond its two levels rather than misplace it', () => {
+    const churn = Workloads.churn({ outstanding: 2, ops: 1 }, 10, seed)
+    const far = { ...churn, times: Float64Array.from([1, 2 ** 21, 3]) }
+    expect(() => bareWheelChurn(far)).toThrow(/beyond its two levels/)
+  })
+})
+
+describe('the add+remove kernels', () => {
+  const pairs = Workloads.addRemove({ outstanding: 100, pairs: 10_000 }, 60_000, seed)
+
+  it('run with every set of guarantees, and so does the package queue, keeping every element', () => {
+    for (const step of steps) expect(kernel(step)(pairs), step).toBeGreaterThan(0)
+    expect(packageQueue(pairs)).toBeGreaterThan(0)
+  })
+
+  it('refuse a bad key once keys are checked', () => {
+    // A key past what the levels hold is refused by a kernel that checks keys.
+    const bad = { ...pairs, times: Float64Array.from(pairs.times, (t, i) => (i === 100 ? 2 ** 53 : t)) }
+    expect(() => kernel('handles')(bad)).toThrow('key')
+    expect(() => kernel('links')(bad)).not.toThrow()
+  })
+})
