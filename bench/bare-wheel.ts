@@ -12,7 +12,7 @@
  * timers at the same times as every implementation of its driver in `drivers.ts`, so it
  * reports the same checksum.
  */
-import { type Churn, type Hold, mix } from './workloads.js'
+import { type Churn, type Hold, type Timeouts, mix } from './workloads.js'
 
 const LEVEL0_BITS = 11
 const LEVEL0_SLOTS = 2 ** LEVEL0_BITS
@@ -117,6 +117,76 @@ export const bareWheelChurn = (w: Churn): BareRun => {
   }
   const ns = Number(process.hrtime.bigint() - t0)
   return { nsPerOp: ns / ops, fired, hash }
+}
+
+/** The most timers of a timeouts load pending at once: the rows its wheel needs. */
+const peakOutstanding = (w: Timeouts): number => {
+  const stopped = new Uint8Array(w.timers)
+  for (const id of w.stopIds) stopped[id] = 1
+  const firing = new Int32Array(w.end + 1)
+  for (let id = 0; id < w.timers; id++) if (stopped[id] === 0) firing[w.ats[id]! + 1]!++
+  let pending = 0
+  let peak = 0
+  for (let m = 0; m <= w.end; m++) {
+    pending -= firing[m]! + (w.stopFirst[m + 1]! - w.stopFirst[m]!)
+    if (m < w.ms) pending += w.perMs
+    peak = Math.max(peak, pending)
+  }
+  return peak
+}
+
+/**
+ * The timeouts load: rows come from a free list, and a table maps each timer's id to its
+ * row, as a caller keeps handles. The timed region is the whole run, as in
+ * `drivers.timeouts`; ns per timer started.
+ */
+export const bareWheelTimeouts = (w: Timeouts): BareRun => {
+  const outstanding = peakOutstanding(w)
+  const wheel = bareWheel(outstanding)
+  const { ints, keys } = wheel
+  const rowOf = new Int32Array(w.timers)
+  let free = -1
+  let used = HEADS
+  const { ats, stopFirst, stopIds, perMs, ms, end } = w
+  let fired = 0
+  let hash = 0
+  let next = 0
+  const t0 = process.hrtime.bigint()
+  for (let m = 0; m <= end; m++) {
+    // Advancing to `m` fires the timers of key `m - 1`.
+    if (m > 0) {
+      const key = m - 1
+      wheel.enter(key)
+      const head = key & (LEVEL0_SLOTS - 1)
+      for (let row = wheel.takeAll(head); row !== head; ) {
+        const following = ints[8 * row]!
+        hash = (hash + mix(ints[8 * row + 2]!, m)) >>> 0
+        fired++
+        ints[8 * row] = free
+        free = row
+        row = following
+      }
+    }
+    for (let k = stopFirst[m]!, last = stopFirst[m + 1]!; k < last; k++) {
+      const row = rowOf[stopIds[k]!]!
+      wheel.unlink(row)
+      ints[8 * row] = free
+      free = row
+    }
+    if (m < ms) {
+      for (let j = 0; j < perMs; j++, next++) {
+        let row = free
+        if (row !== -1) free = ints[8 * row]!
+        else row = used++
+        rowOf[next] = row
+        ints[8 * row + 2] = next
+        keys[4 * row + 2] = ats[next]!
+        wheel.place(row, ats[next]!)
+      }
+    }
+  }
+  const ns = Number(process.hrtime.bigint() - t0)
+  return { nsPerOp: ns / w.timers, fired, hash }
 }
 
 /**

@@ -13,7 +13,7 @@
  *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
  * 3. What each of the queue's guarantees adds to an add and a remove in cache: the pair
  *    on kernels that have the guarantees up to a step (`add-remove-steps.ts`).
- * 4. What a timing wheel costs on the hold and churn loads without the package's
+ * 4. What a timing wheel costs on the hold, churn and timeouts loads without the package's
  *    guarantees: the barest two-level wheel (`bare-wheel.ts`), next to the package's
  *    wheel and flatqueue, all firing the same alarms (the checksums must agree).
  */
@@ -22,7 +22,7 @@ import { flatqueue } from './adapters/flatqueue.js'
 import { wheel } from './adapters/wheel.js'
 import type { QueueImpl } from './adapter.js'
 import { kernel, packageQueue, stepNames, steps } from './add-remove-steps.js'
-import { type BareRun, bareWheelChurn, bareWheelHold } from './bare-wheel.js'
+import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelTimeouts } from './bare-wheel.js'
 import type { Run } from './drivers.js'
 import { unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
@@ -165,4 +165,10 @@ await againstBare(
   `the churn workload (${Workloads.showCount(churn.outstanding)} outstanding), ns per operation with the drain`,
   fromBare(() => bareWheelChurn(churn)),
   (drivers, queue) => drivers.churn(queue, churn),
+)
+const timeouts = Workloads.timeouts(Workloads.full.timeouts, seed)
+await againstBare(
+  `the timeouts workload (${Workloads.showCount(timeouts.timers)} timers, 90% stopped), ns per timer`,
+  fromBare(() => bareWheelTimeouts(timeouts)),
+  (drivers, queue) => drivers.timeouts(queue, timeouts),
 )

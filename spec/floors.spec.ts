@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { wheel } from '../bench/adapters/wheel.js'
 import { kernel, packageQueue, steps } from '../bench/add-remove-steps.js'
-import { bareWheelChurn, bareWheelHold } from '../bench/bare-wheel.js'
+import { bareWheelChurn, bareWheelHold, bareWheelTimeouts } from '../bench/bare-wheel.js'
 import * as Drivers from '../bench/drivers.js'
 import * as Workloads from '../bench/workloads.js'
 
@@ -29,6 +29,14 @@ describe('the bare wheel', () => {
       const bare = bareWheelChurn(churn)
       expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
     }
+  })
+
+  it('fires the timeouts load as the package does, stopped timers not at all', () => {
+    const timeouts = Workloads.timeouts(Workloads.quick.timeouts, seed)
+    const expected = Drivers.timeouts(wheel, timeouts).checksum
+    expect(expected.fired).toBe(timeouts.timers - timeouts.stopped)
+    const bare = bareWheelTimeouts(timeouts)
+    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
   })
 
   it('refuses a key beyond its two levels rather than misplace it', () => {
