@@ -25,7 +25,7 @@ export interface BareRun {
   readonly hash: number
 }
 
-/** The rows and the list operations both kernels use; `m` is the wheel's minimum key. */
+/** The rows, their free list and the list operations the kernels share; `m` is the wheel's minimum key. */
 const bareWheel = (elementRows: number) => {
   const buffer = new ArrayBuffer(32 * (HEADS + elementRows))
   const ints = new Int32Array(buffer) // next, prev, id at 8r, 8r + 1, 8r + 2
@@ -34,11 +34,30 @@ const bareWheel = (elementRows: number) => {
     ints[8 * head] = head
     ints[8 * head + 1] = head
   }
+  let free = -1
+  let used = HEADS
   const wheel = {
     ints,
     keys,
     /** Every key is at least `m`. */
     m: 0,
+    /** A row off the free list, or the next never used. */
+    allocate(): number {
+      const row = free
+      if (row === -1) return used++
+      free = ints[8 * row]!
+      return row
+    },
+    release(row: number): void {
+      ints[8 * row] = free
+      free = row
+    },
+    /** Gives `row` the timer `id` due at `key` and links it at its slot. */
+    insert(row: number, id: number, key: number): void {
+      ints[8 * row + 2] = id
+      keys[4 * row + 2] = key
+      wheel.place(row, key)
+    },
     place(row: number, key: number): void {
       const m = wheel.m
       if (key - m >= 2 ** 21) throw new Error(`bare wheel: key ${key} is beyond its two levels at ${m}`)
@@ -87,22 +106,16 @@ const bareWheel = (elementRows: number) => {
  */
 export const bareWheelChurn = (w: Churn): BareRun => {
   const wheel = bareWheel(w.outstanding)
-  const { ints, keys } = wheel
-  const add = (id: number, key: number): void => {
-    const row = HEADS + id
-    ints[8 * row + 2] = id
-    keys[4 * row + 2] = key
-    wheel.place(row, key)
-  }
+  const ints = wheel.ints
   const { times, victims, outstanding: n, ops } = w
-  for (let id = 0; id < n; id++) add(id, times[id]!)
+  for (let id = 0; id < n; id++) wheel.insert(HEADS + id, id, times[id]!)
   let fired = 0
   let hash = 0
   const t0 = process.hrtime.bigint()
   for (let j = 0; j < ops; j++) {
     const id = victims[j]!
     wheel.unlink(HEADS + id)
-    add(id, times[n + j]!)
+    wheel.insert(HEADS + id, id, times[n + j]!)
   }
   // Advancing to `to` fires the timers of key `to - 1`.
   for (let key = 0; key <= w.maxDelay; key++) {
@@ -141,12 +154,9 @@ const peakOutstanding = (w: Timeouts): number => {
  * `drivers.timeouts`; ns per timer started.
  */
 export const bareWheelTimeouts = (w: Timeouts): BareRun => {
-  const outstanding = peakOutstanding(w)
-  const wheel = bareWheel(outstanding)
-  const { ints, keys } = wheel
+  const wheel = bareWheel(peakOutstanding(w))
+  const ints = wheel.ints
   const rowOf = new Int32Array(w.timers)
-  let free = -1
-  let used = HEADS
   const { ats, stopFirst, stopIds, perMs, ms, end } = w
   let fired = 0
   let hash = 0
@@ -162,26 +172,20 @@ export const bareWheelTimeouts = (w: Timeouts): BareRun => {
         const following = ints[8 * row]!
         hash = (hash + mix(ints[8 * row + 2]!, m)) >>> 0
         fired++
-        ints[8 * row] = free
-        free = row
+        wheel.release(row)
         row = following
       }
     }
     for (let k = stopFirst[m]!, last = stopFirst[m + 1]!; k < last; k++) {
       const row = rowOf[stopIds[k]!]!
       wheel.unlink(row)
-      ints[8 * row] = free
-      free = row
+      wheel.release(row)
     }
     if (m < ms) {
       for (let j = 0; j < perMs; j++, next++) {
-        let row = free
-        if (row !== -1) free = ints[8 * row]!
-        else row = used++
+        const row = wheel.allocate()
         rowOf[next] = row
-        ints[8 * row + 2] = next
-        keys[4 * row + 2] = ats[next]!
-        wheel.place(row, ats[next]!)
+        wheel.insert(row, next, ats[next]!)
       }
     }
   }
@@ -196,19 +200,9 @@ export const bareWheelTimeouts = (w: Timeouts): BareRun => {
  */
 export const bareWheelHold = (w: Hold): BareRun => {
   const wheel = bareWheel(w.pending + 1)
-  const { ints, keys } = wheel
-  let free = -1
-  let used = HEADS
-  const add = (id: number, key: number): void => {
-    let row = free
-    if (row !== -1) free = ints[8 * row]!
-    else row = used++
-    ints[8 * row + 2] = id
-    keys[4 * row + 2] = key
-    wheel.place(row, key)
-  }
+  const ints = wheel.ints
   const { increments, mask } = w
-  for (let id = 0; id < w.pending; id++) add(id, increments[mix(id, 0) & mask]!)
+  for (let id = 0; id < w.pending; id++) wheel.insert(wheel.allocate(), id, increments[mix(id, 0) & mask]!)
   let fired = 0
   let hash = 0
   const t0 = process.hrtime.bigint()
@@ -225,12 +219,11 @@ export const bareWheelHold = (w: Hold): BareRun => {
     for (let row = wheel.takeAll(head); row !== head; ) {
       const next = ints[8 * row]!
       const id = ints[8 * row + 2]!
-      ints[8 * row] = free
-      free = row
+      wheel.release(row)
       const h = mix(id, key)
       hash = (hash + h) >>> 0
       fired++
-      add(id, key + increments[h & mask]!)
+      wheel.insert(wheel.allocate(), id, key + increments[h & mask]!)
       row = next
     }
   }

@@ -120,7 +120,7 @@ for (const clock of clocks) {
   console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
 }
 
-type Play = () => { ns: number; fired: number; hash: number }
+type Play = () => BareRun
 
 /**
  * The bare wheel next to the package's wheel and flatqueue on one load, each queue
@@ -136,7 +136,7 @@ const againstBare = async (title: string, bare: Play, driven: (drivers: Drivers,
       const drivers = await separateDrivers(queue.name)
       const play: Play = () => {
         const run = driven(drivers, queue)
-        return { ns: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
+        return { nsPerOp: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
       }
       return [queue.name, play] as const
     }),
@@ -145,30 +145,25 @@ const againstBare = async (title: string, bare: Play, driven: (drivers: Drivers,
     play()
     const runs = [play(), play(), play()]
     for (const run of runs) checksums.add(`${run.fired}/${run.hash}`)
-    console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.ns)).toFixed(0).padStart(6)}`)
+    console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.nsPerOp)).toFixed(0).padStart(6)}`)
   }
   if (checksums.size !== 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
 }
 
-const fromBare = (kernel: () => BareRun): Play => () => {
-  const run = kernel()
-  return { ns: run.nsPerOp, fired: run.fired, hash: run.hash }
-}
-
 await againstBare(
   `the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event`,
-  fromBare(() => bareWheelHold(hold)),
+  () => bareWheelHold(hold),
   (drivers, queue) => drivers.hold(queue, hold),
 )
 const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
 await againstBare(
   `the churn workload (${Workloads.showCount(churn.outstanding)} outstanding), ns per operation with the drain`,
-  fromBare(() => bareWheelChurn(churn)),
+  () => bareWheelChurn(churn),
   (drivers, queue) => drivers.churn(queue, churn),
 )
 const timeouts = Workloads.timeouts(Workloads.full.timeouts, seed)
 await againstBare(
   `the timeouts workload (${Workloads.showCount(timeouts.timers)} timers, 90% stopped), ns per timer`,
-  fromBare(() => bareWheelTimeouts(timeouts)),
+  () => bareWheelTimeouts(timeouts),
   (drivers, queue) => drivers.timeouts(queue, timeouts),
 )
