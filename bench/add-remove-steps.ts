@@ -1,8 +1,11 @@
 /**
- * Where the in-cache add+remove pair's time goes: the pair of `npm run bench` (1,000
- * outstanding, keys up to a minute ahead) on kernels that build the package's queue up
+ * Where an add and a remove spend their time: kernels that build the package's queue up
  * one guarantee at a time, from a free list and one list per slot to everything the
- * queue keeps, and then on the package's own `PriorityQueue`.
+ * queue keeps, and then the package's own `PriorityQueue`, each driven by two loops of
+ * `npm run bench`: the in-cache pair (an add and a remove of the same element, 1,000
+ * outstanding) and the churn operations (cancel a random outstanding timer by its handle,
+ * add one; 100k outstanding, so most visits miss the caches). Churn's drain is left out:
+ * the kernels only add and remove.
  *
  * Each kernel is one function, compiled from the source text of the guarantees it has,
  * so that nothing in it is a call: what it costs is what its guarantees cost, with no
@@ -10,9 +13,9 @@
  * 32 bytes, `next`, `prev`, generation word and integer value, then `key` and `at`.
  */
 import { PriorityQueue } from '../lib/index.js'
-import type { AddRemove } from './workloads.js'
+import type { AddRemove, Churn } from './workloads.js'
 
-export const steps = ['links', 'handles', 'levels', 'occupancy', 'leastKey', 'valuesInRows'] as const
+export const steps = ['links', 'handles', 'levels', 'occupancy', 'valuesInRows', 'leastKey'] as const
 export type Step = (typeof steps)[number]
 
 export const stepNames: Readonly<Record<Step, string>> = {
@@ -20,14 +23,34 @@ export const stepNames: Readonly<Record<Step, string>> = {
   handles: '+ handles with a generation, checked; keys checked',
   levels: '+ the levels: level and slot from m for any level bits',
   occupancy: '+ occupancy bitmaps and counts per level, kept on add and remove',
-  leastKey: "+ each slot's least key: kept on add; on remove, the slot found from the key",
-  valuesInRows: '+ integer values in the rows, the length',
+  valuesInRows: '+ values (integers in the rows) and the length: all the contract asks for',
+  leastKey: "+ each slot's least key, so the minimum never walks a slot (the slot found from the key on remove)",
 }
 
 const LEVEL_BITS = [11, 10, 10, 10, 10, 1]
 
-/** The kernel's source: `(w, setup) => ns per pair`, with the guarantees in `has`. */
-const source = (has: ReadonlySet<Step>): string => {
+/** The loops that drive a kernel: what is timed after the first `outstanding` adds. */
+export type Loop = 'pairs' | 'churn'
+
+const timedLoop: Readonly<Record<Loop, string>> = {
+  pairs: `for (let id = 0; id < n; id++) add(times[id], id)
+    const t0 = process.hrtime.bigint()
+    for (let j = 0; j < w.pairs; j++) remove(add(times[n + (j & w.timesMask)], n))
+    const ns = Number(process.hrtime.bigint() - t0) / w.pairs`,
+  churn: `const handles = new Float64Array(n)
+    for (let id = 0; id < n; id++) handles[id] = add(times[id], id)
+    const victims = w.victims
+    const t0 = process.hrtime.bigint()
+    for (let j = 0; j < w.ops; j++) {
+      const id = victims[j]
+      remove(handles[id])
+      handles[id] = add(times[n + j], id)
+    }
+    const ns = Number(process.hrtime.bigint() - t0) / w.ops`,
+}
+
+/** The kernel's source: `(w, setup) => ns per pair or operation`, with the guarantees in `has`. */
+const source = (has: ReadonlySet<Step>, loop: Loop): string => {
   const lines: string[] = []
   const when = (step: Step, text: string): void => {
     if (has.has(step)) lines.push(text)
@@ -39,7 +62,7 @@ const source = (has: ReadonlySet<Step>): string => {
     : 'const level = 0; const slot = key & 2047; const head = 1 + slot'
   lines.push(`const { ints, floats, lastKey, slotsPerKey, slotMask, firstHead, firstWord, levelOfHead, occupied, counts, heads } = setup
     let free = -1, used = heads, length = 0
-    const times = w.times, mask = w.timesMask, n = w.outstanding
+    const times = w.times, n = w.outstanding
     const add = (key, value) => {`)
   when('handles', `if (!(key >= 0 && key <= lastKey[lastKey.length - 1] && Math.floor(key) === key)) throw new Error('key')`)
   lines.push(`let row = free
@@ -72,10 +95,8 @@ const source = (has: ReadonlySet<Step>): string => {
   when('valuesInRows', 'length--')
   when('handles', `ints[8 * row + 2] = (ints[8 * row + 2] + 1) & 67108863`)
   lines.push(`ints[8 * row] = free; free = row }
-    for (let id = 0; id < n; id++) add(times[id], id)
-    const t0 = process.hrtime.bigint()
-    for (let j = 0; j < w.pairs; j++) remove(add(times[n + (j & mask)], n))
-    const ns = Number(process.hrtime.bigint() - t0) / w.pairs
+    ${timedLoop[loop]}
+    // A freed row is taken again before a new one: at most one row beyond the outstanding.
     if (used > heads + n + 1 || (${has.has('valuesInRows')} && length !== n)) throw new Error('lost rows')
     return ns`)
   return lines.join('\n')
@@ -117,14 +138,19 @@ const setup = (rows: number) => {
   return { ints, floats, lastKey, slotsPerKey, slotMask, firstHead, firstWord, levelOfHead, occupied, counts, heads }
 }
 
-type Kernel = (w: AddRemove, s: ReturnType<typeof setup>) => number
+type Kernel<W> = (w: W, s: ReturnType<typeof setup>) => number
 
-/** ns per pair on the kernel with the steps up to and including `upTo`. */
-export const kernel = (upTo: Step): ((w: AddRemove) => number) => {
+const compile = <W extends { readonly outstanding: number }>(upTo: Step, loop: Loop): ((w: W) => number) => {
   const has = new Set(steps.slice(0, steps.indexOf(upTo) + 1))
-  const run = new Function('w', 'setup', source(has)) as Kernel
+  const run = new Function('w', 'setup', source(has, loop)) as Kernel<W>
   return (w) => run(w, setup(w.outstanding + 1))
 }
+
+/** ns per pair on the kernel with the steps up to and including `upTo`. */
+export const kernel = (upTo: Step): ((w: AddRemove) => number) => compile(upTo, 'pairs')
+
+/** ns per churn operation (a cancel and an add) on the kernel with the steps up to `upTo`. */
+export const churnKernel = (upTo: Step): ((w: Churn) => number) => compile(upTo, 'churn')
 
 /** ns per pair on the package's queue, the same loop. */
 export const packageQueue = (w: AddRemove): number => {
@@ -134,6 +160,23 @@ export const packageQueue = (w: AddRemove): number => {
   const t0 = process.hrtime.bigint()
   for (let j = 0; j < w.pairs; j++) PriorityQueue.remove(pq, PriorityQueue.add(pq, times[n + (j & mask)]!, n))
   const ns = Number(process.hrtime.bigint() - t0) / w.pairs
+  if (PriorityQueue.length(pq) !== n) throw new Error('lost elements')
+  return ns
+}
+
+/** ns per churn operation on the package's queue, the kernels' loop. */
+export const packageQueueChurn = (w: Churn): number => {
+  const { times, victims, outstanding: n } = w
+  const pq = PriorityQueue.create<number>()
+  const handles = new Float64Array(n)
+  for (let id = 0; id < n; id++) handles[id] = PriorityQueue.add(pq, times[id]!, id)
+  const t0 = process.hrtime.bigint()
+  for (let j = 0; j < w.ops; j++) {
+    const id = victims[j]!
+    PriorityQueue.remove(pq, handles[id]! as PriorityQueue.Elt<number>)
+    handles[id] = PriorityQueue.add(pq, times[n + j]!, id)
+  }
+  const ns = Number(process.hrtime.bigint() - t0) / w.ops
   if (PriorityQueue.length(pq) !== n) throw new Error('lost elements')
   return ns
 }

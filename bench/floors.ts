@@ -11,17 +11,21 @@
  * 2. What fake-timers' API costs with no order kept at all: the virtual-clock workload
  *    run on a clock that fires timers in the order they were set (see
  *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
- * 3. What each of the queue's guarantees adds to an add and a remove in cache: the pair
- *    on kernels that have the guarantees up to a step (`add-remove-steps.ts`).
+ * 3. What each of the queue's guarantees adds to an add and a remove: on kernels that have
+ *    the guarantees up to a step (`add-remove-steps.ts`), the in-cache pair and the churn
+ *    operations at 100k outstanding. The churn target is judged against the kernel with
+ *    the contract's guarantees: its operations plus the package's drain, taken in the same
+ *    round as flatqueue, are about the least a wheel with them spends per churn operation.
  * 4. What a timing wheel costs on the hold, churn and timeouts loads without the package's
  *    guarantees: the barest two-level wheel (`bare-wheel.ts`), next to the package's
- *    wheel and flatqueue, all firing the same alarms (the checksums must agree).
+ *    wheel and flatqueue, all firing the same alarms (the checksums must agree), taken in
+ *    turn, with flatqueue's time over each wheel's computed within each round.
  */
 import { fakeTimers } from './adapters/fake-timers.js'
 import { flatqueue } from './adapters/flatqueue.js'
 import { wheel } from './adapters/wheel.js'
 import type { QueueImpl } from './adapter.js'
-import { kernel, packageQueue, stepNames, steps } from './add-remove-steps.js'
+import { churnKernel, kernel, packageQueue, packageQueueChurn, stepNames, steps } from './add-remove-steps.js'
 import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelTimeouts } from './bare-wheel.js'
 import type { Run } from './drivers.js'
 import { unorderedClock } from './adapters/unordered-clock.js'
@@ -93,17 +97,36 @@ const seed = 42
 
 // Before any other use of the package's queue, so that its code is shaped by this loop alone.
 const pairs = Workloads.addRemove({ ...Workloads.full.addRemove, pairs: 2_000_000 }, Workloads.full.churnMaxDelay, seed)
+/**
+ * Runs every kernel once on `warm`, then `rounds` times on `w` in turn, so that the
+ * machine's slow spells spread over all of them; prints the medians.
+ */
+const roundRobin = <W>(kernels: ReadonlyArray<readonly [string, (w: W) => number]>, warm: W, w: W, rounds: number): void => {
+  for (const [, run] of kernels) run(warm)
+  const runs = kernels.map(() => [] as number[])
+  for (let r = 0; r < rounds; r++) kernels.forEach(([, run], i) => runs[i]!.push(run(w)))
+  const medians = runs.map(median)
+  kernels.forEach(([name], i) => console.log(`  ${medians[i]!.toFixed(1).padStart(6)}  ${name}`))
+}
+
+const packageName = "the package's PriorityQueue"
 console.log()
 console.log(`an add and a remove in cache (${Workloads.showCount(pairs.outstanding)} outstanding), ns per pair, median of 9:`)
-const pairKernels = [
-  ...steps.map((step) => [stepNames[step], kernel(step)] as const),
-  ['the package\'s PriorityQueue', packageQueue] as const,
-]
-// Round robin, so that the machine's slow spells spread over every kernel.
-for (const [, run] of pairKernels) run(pairs) // the warm-up
-const pairRuns = pairKernels.map(() => [] as number[])
-for (let r = 0; r < 9; r++) pairKernels.forEach(([, run], i) => pairRuns[i]!.push(run(pairs)))
-pairKernels.forEach(([name], i) => console.log(`  ${median(pairRuns[i]!).toFixed(1).padStart(6)}  ${name}`))
+roundRobin([...steps.map((step) => [stepNames[step], kernel(step)] as const), [packageName, packageQueue]], pairs, pairs, 9)
+
+const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
+const warmChurn = Workloads.churn(Workloads.quick.churn[0]!, Workloads.full.churnMaxDelay, seed + 1)
+console.log()
+console.log(
+  `the churn operations (${Workloads.showCount(churn.outstanding)} outstanding): cancel by handle, add; no drain; ns per operation, median of 5:`,
+)
+roundRobin(
+  [...steps.map((step) => [stepNames[step], churnKernel(step)] as const), [packageName, packageQueueChurn]],
+  warmChurn,
+  churn,
+  5,
+)
+
 const hold = Workloads.hold(Workloads.full.hold, seed)
 const warm = Workloads.hold(Workloads.quick.hold, seed + 1)
 const virtualClock = await loadVirtualClock()
@@ -120,49 +143,113 @@ for (const clock of clocks) {
   console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
 }
 
-type Play = () => BareRun
-
-/**
- * The bare wheel next to the package's wheel and flatqueue on one load, each queue
- * through its own copy of the drivers as in `npm run bench`; every run must fire the
- * same alarms.
- */
-const againstBare = async (title: string, bare: Play, driven: (drivers: Drivers, queue: QueueImpl) => Run): Promise<void> => {
-  console.log()
-  console.log(`${title}, median of 3:`)
-  const checksums = new Set<string>()
-  const queueRuns = await Promise.all(
-    [wheel, flatqueue].map(async (queue) => {
-      const drivers = await separateDrivers(queue.name)
-      const play: Play = () => {
-        const run = driven(drivers, queue)
-        return { nsPerOp: run.ns / run.ops, fired: run.checksum.fired, hash: run.checksum.hash }
-      }
-      return [queue.name, play] as const
-    }),
-  )
-  for (const [name, play] of [['bare wheel (floor)', bare] as const, ...queueRuns]) {
-    play()
-    const runs = [play(), play(), play()]
-    for (const run of runs) checksums.add(`${run.fired}/${run.hash}`)
-    console.log(`  ${name.padEnd(20)} ${median(runs.map((r) => r.nsPerOp)).toFixed(0).padStart(6)}`)
-  }
-  if (checksums.size !== 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
+/** One run of a load: ns per op, its drain's share where timed apart, what it fired. */
+interface Measured {
+  readonly nsPerOp: number
+  readonly drainPerOp?: number | undefined
+  /** Fired count and hash; absent for a run that fires nothing (operations only). */
+  readonly checksum?: string
 }
 
-await againstBare(
+const ROUNDS = 5
+const BARE = 'bare wheel (floor)'
+
+/**
+ * The bare wheel, the package's wheel and flatqueue (and any `extra` runs) on one load,
+ * each queue through its own copy of the drivers as in `npm run bench`. One warm-up run
+ * each, then `ROUNDS` rounds taken in turn, so that a slow spell of the machine falls on
+ * all of them alike; every run that fires alarms must fire the same ones. Prints the
+ * medians and returns the rounds, each a map from name to run.
+ */
+const compareOnLoad = async (
+  title: string,
+  bare: () => BareRun,
+  driven: (drivers: Drivers, queue: QueueImpl) => Run,
+  extra: ReadonlyArray<readonly [string, () => number]> = [],
+): Promise<ReadonlyArray<ReadonlyMap<string, Measured>>> => {
+  const plays: Array<readonly [string, () => Measured]> = [
+    [BARE, () => fromBare(bare())],
+    ...(await Promise.all(
+      [wheel, flatqueue].map(async (queue) => {
+        const drivers = await separateDrivers(queue.name)
+        return [queue.name, () => fromRun(driven(drivers, queue))] as const
+      }),
+    )),
+    ...extra.map(([name, run]) => [name, () => ({ nsPerOp: run() })] as const),
+  ]
+  for (const [, play] of plays) play()
+  const rounds = Array.from({ length: ROUNDS }, () => new Map(plays.map(([name, play]) => [name, play()] as const)))
+  const checksums = new Set(rounds.flatMap((round) => [...round.values()].flatMap((run) => run.checksum ?? [])))
+  if (checksums.size !== 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
+  console.log()
+  console.log(`${title}, median of ${ROUNDS} taken in turn:`)
+  for (const [name] of plays) {
+    console.log(`  ${median(rounds.map((round) => round.get(name)!.nsPerOp)).toFixed(0).padStart(6)}  ${name}`)
+  }
+  const over = (name: string): string =>
+    `${medianRatio(rounds, (run) => run(flatqueue.name).nsPerOp / run(name).nsPerOp).toFixed(1)}x`
+  console.log(`  flatqueue's time over the package's wheel's ${over(wheel.name)}, over the bare wheel's ${over(BARE)} (medians of each round's ratio)`)
+  return rounds
+}
+
+const fromBare = (run: BareRun): Measured => ({ nsPerOp: run.nsPerOp, checksum: `${run.fired}/${run.hash}` })
+
+const fromRun = (run: Run): Measured => ({
+  nsPerOp: run.ns / run.ops,
+  drainPerOp: run.phases['drain'] === undefined ? undefined : run.phases['drain'] / run.ops,
+  checksum: `${run.checksum.fired}/${run.checksum.hash}`,
+})
+
+/** The median over rounds of a ratio computed within each round. */
+const medianRatio = (
+  rounds: ReadonlyArray<ReadonlyMap<string, Measured>>,
+  ratio: (run: (name: string) => Measured) => number,
+): number =>
+  median(
+    rounds.map((round) =>
+      ratio((name) => {
+        const run = round.get(name)
+        if (run === undefined) throw new Error(`no run of ${name}`)
+        return run
+      }),
+    ),
+  )
+
+await compareOnLoad(
   `the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event`,
   () => bareWheelHold(hold),
   (drivers, queue) => drivers.hold(queue, hold),
 )
-const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
-await againstBare(
+
+// The least a wheel with the contract's guarantees spends on a churn operation: a kernel's
+// operations and the package's drain, in the same round as flatqueue. With and without
+// the slots' least keys, which the contract does not ask for but the package keeps.
+const contractOps = "the contract's guarantees, operations only"
+const leastKeyOps = "and each slot's least key, operations only"
+// Compiled once, so that each run is as warm as the queues'.
+const contractKernel = churnKernel('valuesInRows')
+const leastKeyKernel = churnKernel('leastKey')
+const churnRounds = await compareOnLoad(
   `the churn workload (${Workloads.showCount(churn.outstanding)} outstanding), ns per operation with the drain`,
   () => bareWheelChurn(churn),
   (drivers, queue) => drivers.churn(queue, churn),
+  [
+    [contractOps, () => contractKernel(churn)],
+    [leastKeyOps, () => leastKeyKernel(churn)],
+  ],
+)
+const drainOf = (run: Measured): number => {
+  if (run.drainPerOp === undefined) throw new Error('churn: the drain was not timed apart')
+  return run.drainPerOp
+}
+const boundOver = (ops: string): string =>
+  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / (run(ops).nsPerOp + drainOf(run(wheel.name)))).toFixed(1)
+console.log(
+  `  flatqueue's time over a kernel's operations and the wheel's drain: the contract's guarantees ${boundOver(contractOps)}x, ` +
+    `with the least keys ${boundOver(leastKeyOps)}x`,
 )
 const timeouts = Workloads.timeouts(Workloads.full.timeouts, seed)
-await againstBare(
+await compareOnLoad(
   `the timeouts workload (${Workloads.showCount(timeouts.timers)} timers, 90% stopped), ns per timer`,
   () => bareWheelTimeouts(timeouts),
   (drivers, queue) => drivers.timeouts(queue, timeouts),

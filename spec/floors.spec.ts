@@ -1,11 +1,11 @@
 /**
  * The kernels of `npm run bench:floors` do the work they stand for: the bare wheel fires
  * the same alarms at the same times as the package's wheel under the bench's drivers, and
- * every add+remove kernel runs, keeping its rows. No timing is asserted.
+ * every step kernel runs its loops, keeping its rows. No timing is asserted.
  */
 import { describe, expect, it } from 'vitest'
 import { wheel } from '../bench/adapters/wheel.js'
-import { kernel, packageQueue, steps } from '../bench/add-remove-steps.js'
+import { churnKernel, kernel, packageQueue, packageQueueChurn, steps } from '../bench/add-remove-steps.js'
 import { bareWheelChurn, bareWheelHold, bareWheelTimeouts } from '../bench/bare-wheel.js'
 import * as Drivers from '../bench/drivers.js'
 import * as Workloads from '../bench/workloads.js'
@@ -46,12 +46,18 @@ describe('the bare wheel', () => {
   })
 })
 
-describe('the add+remove kernels', () => {
+describe('the step kernels', () => {
   const pairs = Workloads.addRemove({ outstanding: 100, pairs: 10_000 }, 60_000, seed)
 
   it('run with every set of guarantees, and so does the package queue, keeping every element', () => {
     for (const step of steps) expect(kernel(step)(pairs), step).toBeGreaterThan(0)
     expect(packageQueue(pairs)).toBeGreaterThan(0)
+  })
+
+  it('run the churn operations with every set of guarantees, and so does the package queue', () => {
+    const churn = Workloads.churn({ outstanding: 500, ops: 5_000 }, 60_000, seed)
+    for (const step of steps) expect(churnKernel(step)(churn), step).toBeGreaterThan(0)
+    expect(packageQueueChurn(churn)).toBeGreaterThan(0)
   })
 
   it('refuse a bad key once keys are checked', () => {
