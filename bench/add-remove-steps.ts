@@ -103,7 +103,7 @@ const source = (has: ReadonlySet<Step>, loop: Loop): string => {
 }
 
 /** The rows and levels of an empty queue with the default level bits and `m = 0`. */
-const setup = (rows: number) => {
+export const setup = (rows: number) => {
   const count = LEVEL_BITS.length
   const slotsPerKey = new Float64Array(count)
   const slotMask = new Int32Array(count)

@@ -6,27 +6,35 @@
  * arithmetic by shifts, and it finds due timers by stepping through the milliseconds.
  * Its rows are the pool's: 32 bytes, links, id and key.
  *
- * Level 0 has 2^11 slots of 1 ms, level 1 has 2^10 slots of 2^11 ms. A key lives at
- * level 0 if it is in the same 2^11-ms block as `m`, else at level 1; the loads never
- * schedule a timer 2^21 ms ahead, which `place` checks. Each kernel fires the same
+ * Level 0 has 2^11 slots of 1 ms, level 1 has 2^10 slots of 2^11 ms (2^11 slots for the
+ * spread load, whose timers lie up to an hour ahead). A key lives at level 0 if it is in
+ * the same 2^11-ms block as `m`, else at level 1; the loads never schedule a timer past
+ * level 1's span (2^21 ms, or 2^22), which `place` checks. Each kernel fires the same
  * timers at the same times as every implementation of its driver in `drivers.ts`, so it
  * reports the same checksum.
  */
-import { type Churn, type Hold, type Timeouts, mix } from './workloads.js'
+import { type Churn, type Hold, type Spread, type Timeouts, mix } from './workloads.js'
 
 const LEVEL0_BITS = 11
 const LEVEL0_SLOTS = 2 ** LEVEL0_BITS
-const LEVEL1_SLOTS = 2 ** 10
-const HEADS = LEVEL0_SLOTS + LEVEL1_SLOTS
 
 export interface BareRun {
   readonly nsPerOp: number
+  /** The drain's share of `nsPerOp`, for a load that times it apart (churn). */
+  readonly drainPerOp?: number
   readonly fired: number
   readonly hash: number
 }
 
-/** The rows, their free list and the list operations the kernels share; `m` is the wheel's minimum key. */
-const bareWheel = (elementRows: number) => {
+/**
+ * The rows, their free list and the list operations the kernels share; `m` is the wheel's
+ * minimum key. Level 1 has `2^level1Bits` slots: 10 as the package's default level bits,
+ * more for a load whose timers lie further ahead than 2^21 ms.
+ */
+const bareWheel = (elementRows: number, level1Bits = 10) => {
+  const level1Mask = 2 ** level1Bits - 1
+  const HEADS = LEVEL0_SLOTS + level1Mask + 1
+  const span = 2 ** (LEVEL0_BITS + level1Bits)
   const buffer = new ArrayBuffer(32 * (HEADS + elementRows))
   const ints = new Int32Array(buffer) // next, prev, id at 8r, 8r + 1, 8r + 2
   const keys = new Float64Array(buffer) // key at 4r + 2
@@ -39,6 +47,8 @@ const bareWheel = (elementRows: number) => {
   const wheel = {
     ints,
     keys,
+    /** Rows below are list heads. */
+    heads: HEADS,
     /** Every key is at least `m`. */
     m: 0,
     /** A row off the free list, or the next never used. */
@@ -60,8 +70,8 @@ const bareWheel = (elementRows: number) => {
     },
     place(row: number, key: number): void {
       const m = wheel.m
-      if (key - m >= 2 ** 21) throw new Error(`bare wheel: key ${key} is beyond its two levels at ${m}`)
-      const head = key >>> LEVEL0_BITS === m >>> LEVEL0_BITS ? key & (LEVEL0_SLOTS - 1) : LEVEL0_SLOTS + ((key >>> LEVEL0_BITS) & (LEVEL1_SLOTS - 1))
+      if (key - m >= span) throw new Error(`bare wheel: key ${key} is beyond its two levels at ${m}`)
+      const head = key >>> LEVEL0_BITS === m >>> LEVEL0_BITS ? key & (LEVEL0_SLOTS - 1) : LEVEL0_SLOTS + ((key >>> LEVEL0_BITS) & level1Mask)
       const last = ints[8 * head + 1]!
       ints[8 * last] = row
       ints[8 * row + 1] = last
@@ -88,7 +98,7 @@ const bareWheel = (elementRows: number) => {
         return
       }
       wheel.m = key
-      const head = LEVEL0_SLOTS + ((key >>> LEVEL0_BITS) & (LEVEL1_SLOTS - 1))
+      const head = LEVEL0_SLOTS + ((key >>> LEVEL0_BITS) & level1Mask)
       for (let row = wheel.takeAll(head); row !== head; ) {
         const next = ints[8 * row]!
         wheel.place(row, keys[4 * row + 2]!)
@@ -100,7 +110,7 @@ const bareWheel = (elementRows: number) => {
 }
 
 /**
- * The churn load: each timer's row is `HEADS + id`, so a cancel is an unlink and the add
+ * The churn load: each timer's row is `heads + id`, so a cancel is an unlink and the add
  * that follows relinks the same row. The timed region is the operations and the drain,
  * as in `drivers.churn`; ns per operation.
  */
@@ -108,15 +118,17 @@ export const bareWheelChurn = (w: Churn): BareRun => {
   const wheel = bareWheel(w.outstanding)
   const ints = wheel.ints
   const { times, victims, outstanding: n, ops } = w
-  for (let id = 0; id < n; id++) wheel.insert(HEADS + id, id, times[id]!)
+  const heads = wheel.heads
+  for (let id = 0; id < n; id++) wheel.insert(heads + id, id, times[id]!)
   let fired = 0
   let hash = 0
   const t0 = process.hrtime.bigint()
   for (let j = 0; j < ops; j++) {
     const id = victims[j]!
-    wheel.unlink(HEADS + id)
-    wheel.insert(HEADS + id, id, times[n + j]!)
+    wheel.unlink(heads + id)
+    wheel.insert(heads + id, id, times[n + j]!)
   }
+  const t1 = process.hrtime.bigint()
   // Advancing to `to` fires the timers of key `to - 1`.
   for (let key = 0; key <= w.maxDelay; key++) {
     wheel.enter(key)
@@ -128,8 +140,40 @@ export const bareWheelChurn = (w: Churn): BareRun => {
       row = next
     }
   }
+  const t2 = process.hrtime.bigint()
+  return { nsPerOp: Number(t2 - t0) / ops, drainPerOp: Number(t2 - t1) / ops, fired, hash }
+}
+
+/**
+ * The spread load, with 2^11 slots at level 1 (2^22 ms, past the load's hour) so that
+ * every alarm moves down once at most; alarm `id`'s row is `heads + id`. The timed region
+ * is the adds and the advances, as in `drivers.spread`; ns per alarm.
+ */
+export const bareWheelSpread = (w: Spread): BareRun => {
+  const wheel = bareWheel(w.alarms, 11)
+  const ints = wheel.ints
+  const { times, alarms, step, span } = w
+  let fired = 0
+  let hash = 0
+  const t0 = process.hrtime.bigint()
+  for (let id = 0; id < alarms; id++) wheel.insert(wheel.heads + id, id, times[id]!)
+  let key = 0
+  for (let to = step; ; to += step) {
+    // Advancing to `to` fires the timers of keys below `to`.
+    for (; key < to; key++) {
+      wheel.enter(key)
+      const head = key & (LEVEL0_SLOTS - 1)
+      for (let row = wheel.takeAll(head); row !== head; ) {
+        const next = ints[8 * row]!
+        hash = (hash + mix(ints[8 * row + 2]!, to)) >>> 0
+        fired++
+        row = next
+      }
+    }
+    if (to >= span) break
+  }
   const ns = Number(process.hrtime.bigint() - t0)
-  return { nsPerOp: ns / ops, fired, hash }
+  return { nsPerOp: ns / alarms, fired, hash }
 }
 
 /** The most timers of a timeouts load pending at once: the rows its wheel needs. */

@@ -10,25 +10,33 @@
  * where the visits do not depend on each other and the processor overlaps their misses.
  * 2. What fake-timers' API costs with no order kept at all: the virtual-clock workload
  *    run on a clock that fires timers in the order they were set (see
- *    `adapters/unordered-clock.ts`), next to `timing-wheel/sim` and fake-timers.
+ *    `adapters/unordered-clock.ts`), or picks one at random (reaching timer objects out of
+ *    the order they were made, as ordering by due time does), next to `timing-wheel/sim`
+ *    and fake-timers; with the hold kernel of point 4 added, about the least a virtual
+ *    clock with the contract's guarantees spends per event.
  * 3. What each of the queue's guarantees adds to an add and a remove: on kernels that have
  *    the guarantees up to a step (`add-remove-steps.ts`), the in-cache pair and the churn
  *    operations at 100k outstanding. The churn target is judged against the kernel with
- *    the contract's guarantees: its operations plus the package's drain, taken in the same
- *    round as flatqueue, are about the least a wheel with them spends per churn operation.
- * 4. What a timing wheel costs on the hold, churn and timeouts loads without the package's
- *    guarantees: the barest two-level wheel (`bare-wheel.ts`), next to the package's
- *    wheel and flatqueue, all firing the same alarms (the checksums must agree), taken in
- *    turn, with flatqueue's time over each wheel's computed within each round.
+ *    the contract's guarantees: its operations plus a drain, taken in the same round as
+ *    flatqueue, are about the least a wheel with them spends per churn operation.
+ * 4. What a timing wheel costs on the hold, churn, timeouts and spread loads without the
+ *    package's guarantees: the barest two-level wheel (`bare-wheel.ts`); and on hold, with
+ *    the contract's guarantees written out in one function (`hold-kernel.ts`). Each next to
+ *    the package's wheel and flatqueue, all firing the same alarms (the checksums must
+ *    agree), taken in turn, with flatqueue's time over each computed within each round.
+ *
+ * Every run is taken in turn with the others it is compared with: the machine's speed
+ * drifts by 30% and more within minutes, so only ratios within a round are quoted.
  */
 import { fakeTimers } from './adapters/fake-timers.js'
 import { flatqueue } from './adapters/flatqueue.js'
 import { wheel } from './adapters/wheel.js'
 import type { QueueImpl } from './adapter.js'
 import { churnKernel, kernel, packageQueue, packageQueueChurn, stepNames, steps } from './add-remove-steps.js'
-import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelTimeouts } from './bare-wheel.js'
+import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from './bare-wheel.js'
+import { guardedHold } from './hold-kernel.js'
 import type { Run } from './drivers.js'
-import { unorderedClock } from './adapters/unordered-clock.js'
+import { randomOrderClock, unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
 import { type Drivers, median, separateDrivers } from './runner.js'
 import * as Workloads from './workloads.js'
@@ -128,21 +136,6 @@ roundRobin(
 )
 
 const hold = Workloads.hold(Workloads.full.hold, seed)
-const warm = Workloads.hold(Workloads.quick.hold, seed + 1)
-const virtualClock = await loadVirtualClock()
-const clocks = [unorderedClock, ...(typeof virtualClock === 'string' ? [] : [virtualClock]), fakeTimers]
-console.log()
-console.log(`the virtual-clock workload (${Workloads.showCount(hold.pending)} pending), ns per event, median of 3:`)
-for (const clock of clocks) {
-  const drivers = await separateDrivers(clock.name)
-  drivers.clockHold(clock, warm)
-  const runs = [0, 1, 2].map(() => {
-    const run = drivers.clockHold(clock, hold)
-    return run.ns / run.ops
-  })
-  console.log(`  ${clock.name.padEnd(20)} ${median(runs).toFixed(0).padStart(6)}`)
-}
-
 /** One run of a load: ns per op, its drain's share where timed apart, what it fired. */
 interface Measured {
   readonly nsPerOp: number
@@ -154,45 +147,59 @@ interface Measured {
 const ROUNDS = 5
 const BARE = 'bare wheel (floor)'
 
+type Rounds = ReadonlyArray<ReadonlyMap<string, Measured>>
+
 /**
- * The bare wheel, the package's wheel and flatqueue (and any `extra` runs) on one load,
- * each queue through its own copy of the drivers as in `npm run bench`. One warm-up run
- * each, then `ROUNDS` rounds taken in turn, so that a slow spell of the machine falls on
- * all of them alike; every run that fires alarms must fire the same ones. Prints the
- * medians and returns the rounds, each a map from name to run.
+ * One warm-up run of each play, then `ROUNDS` rounds taken in turn, so that a slow spell
+ * of the machine falls on all of them alike; every run with a checksum must have the same
+ * one. Prints the medians and returns the rounds, each a map from name to run.
+ */
+const inTurn = (title: string, plays: ReadonlyArray<readonly [string, () => Measured]>): Rounds => {
+  for (const [, play] of plays) play()
+  const rounds = Array.from({ length: ROUNDS }, () => new Map(plays.map(([name, play]) => [name, play()] as const)))
+  const checksums = new Set(rounds.flatMap((round) => [...round.values()].flatMap((run) => run.checksum ?? [])))
+  if (checksums.size > 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
+  console.log()
+  console.log(`${title}, median of ${ROUNDS} taken in turn:`)
+  for (const [name] of plays) {
+    console.log(`  ${median(rounds.map((round) => round.get(name)!.nsPerOp)).toFixed(0).padStart(6)}  ${name}`)
+  }
+  return rounds
+}
+
+/**
+ * The bare wheel, the package's wheel and flatqueue (and any `extra` runs, which fire
+ * nothing) on one load, each queue through its own copy of the drivers as in
+ * `npm run bench`, taken in turn; prints flatqueue's time over each wheel's.
  */
 const compareOnLoad = async (
   title: string,
   bare: () => BareRun,
   driven: (drivers: Drivers, queue: QueueImpl) => Run,
   extra: ReadonlyArray<readonly [string, () => number]> = [],
-): Promise<ReadonlyArray<ReadonlyMap<string, Measured>>> => {
-  const plays: Array<readonly [string, () => Measured]> = [
+): Promise<Rounds> => {
+  const queues = await Promise.all(
+    [wheel, flatqueue].map(async (queue) => {
+      const drivers = await separateDrivers(queue.name)
+      return [queue.name, () => fromRun(driven(drivers, queue))] as const
+    }),
+  )
+  const rounds = inTurn(title, [
     [BARE, () => fromBare(bare())],
-    ...(await Promise.all(
-      [wheel, flatqueue].map(async (queue) => {
-        const drivers = await separateDrivers(queue.name)
-        return [queue.name, () => fromRun(driven(drivers, queue))] as const
-      }),
-    )),
+    ...queues,
     ...extra.map(([name, run]) => [name, () => ({ nsPerOp: run() })] as const),
-  ]
-  for (const [, play] of plays) play()
-  const rounds = Array.from({ length: ROUNDS }, () => new Map(plays.map(([name, play]) => [name, play()] as const)))
-  const checksums = new Set(rounds.flatMap((round) => [...round.values()].flatMap((run) => run.checksum ?? [])))
-  if (checksums.size !== 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
-  console.log()
-  console.log(`${title}, median of ${ROUNDS} taken in turn:`)
-  for (const [name] of plays) {
-    console.log(`  ${median(rounds.map((round) => round.get(name)!.nsPerOp)).toFixed(0).padStart(6)}  ${name}`)
-  }
+  ])
   const over = (name: string): string =>
     `${medianRatio(rounds, (run) => run(flatqueue.name).nsPerOp / run(name).nsPerOp).toFixed(1)}x`
   console.log(`  flatqueue's time over the package's wheel's ${over(wheel.name)}, over the bare wheel's ${over(BARE)} (medians of each round's ratio)`)
   return rounds
 }
 
-const fromBare = (run: BareRun): Measured => ({ nsPerOp: run.nsPerOp, checksum: `${run.fired}/${run.hash}` })
+const fromBare = (run: BareRun): Measured => ({
+  nsPerOp: run.nsPerOp,
+  drainPerOp: run.drainPerOp,
+  checksum: `${run.fired}/${run.hash}`,
+})
 
 const fromRun = (run: Run): Measured => ({
   nsPerOp: run.ns / run.ops,
@@ -202,7 +209,7 @@ const fromRun = (run: Run): Measured => ({
 
 /** The median over rounds of a ratio computed within each round. */
 const medianRatio = (
-  rounds: ReadonlyArray<ReadonlyMap<string, Measured>>,
+  rounds: Rounds,
   ratio: (run: (name: string) => Measured) => number,
 ): number =>
   median(
@@ -215,15 +222,53 @@ const medianRatio = (
     ),
   )
 
-await compareOnLoad(
+const guardedName = "the contract's guarantees (hold-kernel.ts)"
+const holdRounds = await compareOnLoad(
   `the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event`,
   () => bareWheelHold(hold),
   (drivers, queue) => drivers.hold(queue, hold),
+  [[guardedName, () => guardedHold(hold).nsPerOp]],
+)
+console.log(
+  `  flatqueue's time over the kernel with the contract's guarantees ` +
+    `${medianRatio(holdRounds, (run) => run(flatqueue.name).nsPerOp / run(guardedName).nsPerOp).toFixed(1)}x`,
+)
+
+// The virtual clock: the API with no order plus the order with the contract's guarantees
+// (the hold kernel) is about the least a virtual clock spends here. The random-order
+// clock adds what the unordered one leaves out: reaching each timer object out of the
+// order it was made, as a clock that fires by due time must.
+const virtualClock = await loadVirtualClock()
+const floorClocks = [unorderedClock, randomOrderClock]
+const clocks = [...floorClocks, ...(typeof virtualClock === 'string' ? [] : [virtualClock]), fakeTimers]
+const clockPlays = await Promise.all(
+  clocks.map(async (clock) => {
+    const drivers = await separateDrivers(clock.name)
+    const play = (): Measured => {
+      const run = drivers.clockHold(clock, hold)
+      // The floors fire in other orders, so their checksums differ.
+      return floorClocks.includes(clock) ? { nsPerOp: run.ns / run.ops } : fromRun(run)
+    }
+    return [clock.name, play] as const
+  }),
+)
+const clockRounds = inTurn(`the virtual-clock workload (${Workloads.showCount(hold.pending)} pending), ns per event`, [
+  ...clockPlays,
+  [guardedName, () => ({ nsPerOp: guardedHold(hold).nsPerOp })],
+])
+const fakeTimersOver = (denominator: (run: (name: string) => Measured) => number): string =>
+  medianRatio(clockRounds, (run) => run(fakeTimers.name).nsPerOp / denominator(run)).toFixed(1)
+console.log(
+  `  fake-timers' time over VirtualClock's ${typeof virtualClock === 'string' ? '(not built)' : fakeTimersOver((run) => run(virtualClock.name).nsPerOp)}x; ` +
+    `over the hold kernel's together with the unordered clock's ` +
+    `${fakeTimersOver((run) => run(unorderedClock.name).nsPerOp + run(guardedName).nsPerOp)}x, ` +
+    `with the random-order clock's ${fakeTimersOver((run) => run(randomOrderClock.name).nsPerOp + run(guardedName).nsPerOp)}x`,
 )
 
 // The least a wheel with the contract's guarantees spends on a churn operation: a kernel's
-// operations and the package's drain, in the same round as flatqueue. With and without
-// the slots' least keys, which the contract does not ask for but the package keeps.
+// operations and a drain (the package's, or the bare wheel's, which no wheel with
+// guarantees undercuts), in the same round as flatqueue. With and without the slots'
+// least keys, which the contract does not ask for but the package keeps.
 const contractOps = "the contract's guarantees, operations only"
 const leastKeyOps = "and each slot's least key, operations only"
 // Compiled once, so that each run is as warm as the queues'.
@@ -242,15 +287,24 @@ const drainOf = (run: Measured): number => {
   if (run.drainPerOp === undefined) throw new Error('churn: the drain was not timed apart')
   return run.drainPerOp
 }
-const boundOver = (ops: string): string =>
-  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / (run(ops).nsPerOp + drainOf(run(wheel.name)))).toFixed(1)
-console.log(
-  `  flatqueue's time over a kernel's operations and the wheel's drain: the contract's guarantees ${boundOver(contractOps)}x, ` +
-    `with the least keys ${boundOver(leastKeyOps)}x`,
-)
+const boundOver = (ops: string, drainedBy: string): string =>
+  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / (run(ops).nsPerOp + drainOf(run(drainedBy)))).toFixed(1)
+console.log("  flatqueue's time over a kernel's operations and a drain:")
+for (const [drainedBy, what] of [
+  [wheel.name, "the package's drain"],
+  [BARE, "the bare wheel's drain, less than any wheel with guarantees spends"],
+] as const) {
+  console.log(`    ${boundOver(contractOps, drainedBy)}x the contract's guarantees, ${boundOver(leastKeyOps, drainedBy)}x with the least keys; ${what}`)
+}
 const timeouts = Workloads.timeouts(Workloads.full.timeouts, seed)
 await compareOnLoad(
   `the timeouts workload (${Workloads.showCount(timeouts.timers)} timers, 90% stopped), ns per timer`,
   () => bareWheelTimeouts(timeouts),
   (drivers, queue) => drivers.timeouts(queue, timeouts),
+)
+const spread = Workloads.spread(Workloads.full.spread, seed)
+await compareOnLoad(
+  `the spread workload (${Workloads.showCount(spread.alarms)} alarms over an hour, 2^11 slots at level 1 for the bare wheel), ns per alarm`,
+  () => bareWheelSpread(spread),
+  (drivers, queue) => drivers.spread(queue, spread),
 )

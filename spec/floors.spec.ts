@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { wheel } from '../bench/adapters/wheel.js'
 import { churnKernel, kernel, packageQueue, packageQueueChurn, steps } from '../bench/add-remove-steps.js'
-import { bareWheelChurn, bareWheelHold, bareWheelTimeouts } from '../bench/bare-wheel.js'
+import { bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from '../bench/bare-wheel.js'
+import { guardedHold } from '../bench/hold-kernel.js'
 import * as Drivers from '../bench/drivers.js'
 import * as Workloads from '../bench/workloads.js'
 
@@ -39,10 +40,29 @@ describe('the bare wheel', () => {
     expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
   })
 
+  it('fires the spread load as the package does, every alarm once', () => {
+    const spread = Workloads.spread(Workloads.quick.spread, seed)
+    const expected = Drivers.spread(wheel, spread).checksum
+    expect(expected.fired).toBe(spread.alarms)
+    const bare = bareWheelSpread(spread)
+    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+  })
+
   it('refuses a key beyond its two levels rather than misplace it', () => {
     const churn = Workloads.churn({ outstanding: 2, ops: 1 }, 10, seed)
     const far = { ...churn, times: Float64Array.from([1, 2 ** 21, 3]) }
     expect(() => bareWheelChurn(far)).toThrow(/beyond its two levels/)
+  })
+})
+
+describe('the hold kernel with the guarantees', () => {
+  it('fires the hold load as the package does, at two sizes', () => {
+    for (const [sizes, s] of [[Workloads.quick, seed], [Workloads.tiny, seed + 1]] as const) {
+      const hold = Workloads.hold(sizes.hold, s)
+      const expected = Drivers.hold(wheel, hold).checksum
+      const run = guardedHold(hold)
+      expect({ fired: run.fired, hash: run.hash }).toEqual(expected)
+    }
   })
 })
 
