@@ -91,6 +91,14 @@ const bareWheel = (elementRows: number, level1Bits = 10) => {
       ints[8 * head + 1] = head
       return first
     },
+    /**
+     * Moves `m` to `key` and empties its level-0 slot, whose head is `key & 2047`;
+     * returns the slot's first row, or the head if it was empty.
+     */
+    takeDue(key: number): number {
+      wheel.enter(key)
+      return wheel.takeAll(key & (LEVEL0_SLOTS - 1))
+    },
     /** Moves `m` to `key`, moving the level-1 slot of a new block down to level 0. */
     enter(key: number): void {
       if (key >>> LEVEL0_BITS === wheel.m >>> LEVEL0_BITS) {
@@ -131,9 +139,8 @@ export const bareWheelChurn = (w: Churn): BareRun => {
   const t1 = process.hrtime.bigint()
   // Advancing to `to` fires the timers of key `to - 1`.
   for (let key = 0; key <= w.maxDelay; key++) {
-    wheel.enter(key)
     const head = key & (LEVEL0_SLOTS - 1)
-    for (let row = wheel.takeAll(head); row !== head; ) {
+    for (let row = wheel.takeDue(key); row !== head; ) {
       const next = ints[8 * row]!
       hash = (hash + mix(ints[8 * row + 2]!, key + 1)) >>> 0
       fired++
@@ -161,9 +168,8 @@ export const bareWheelSpread = (w: Spread): BareRun => {
   for (let to = step; ; to += step) {
     // Advancing to `to` fires the timers of keys below `to`.
     for (; key < to; key++) {
-      wheel.enter(key)
       const head = key & (LEVEL0_SLOTS - 1)
-      for (let row = wheel.takeAll(head); row !== head; ) {
+      for (let row = wheel.takeDue(key); row !== head; ) {
         const next = ints[8 * row]!
         hash = (hash + mix(ints[8 * row + 2]!, to)) >>> 0
         fired++
@@ -210,9 +216,8 @@ export const bareWheelTimeouts = (w: Timeouts): BareRun => {
     // Advancing to `m` fires the timers of key `m - 1`.
     if (m > 0) {
       const key = m - 1
-      wheel.enter(key)
       const head = key & (LEVEL0_SLOTS - 1)
-      for (let row = wheel.takeAll(head); row !== head; ) {
+      for (let row = wheel.takeDue(key); row !== head; ) {
         const following = ints[8 * row]!
         hash = (hash + mix(ints[8 * row + 2]!, m)) >>> 0
         fired++

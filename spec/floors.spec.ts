@@ -6,20 +6,24 @@
 import { describe, expect, it } from 'vitest'
 import { wheel } from '../bench/adapters/wheel.js'
 import { churnKernel, kernel, packageQueue, packageQueueChurn, steps } from '../bench/add-remove-steps.js'
-import { bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from '../bench/bare-wheel.js'
+import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from '../bench/bare-wheel.js'
 import { guardedHold } from '../bench/hold-kernel.js'
 import * as Drivers from '../bench/drivers.js'
 import * as Workloads from '../bench/workloads.js'
 
 const seed = 11
 
+/** That a kernel fired what the package's wheel fired under the bench's driver. */
+const expectSameAlarms = (run: BareRun, expected: Drivers.Checksum): void => {
+  expect({ fired: run.fired, hash: run.hash }).toEqual(expected)
+}
+
 describe('the bare wheel', () => {
   it('fires the hold load as the package does', () => {
     const hold = Workloads.hold(Workloads.quick.hold, seed)
     const expected = Drivers.hold(wheel, hold).checksum
     expect(expected.fired).toBeGreaterThanOrEqual(hold.fired)
-    const bare = bareWheelHold(hold)
-    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+    expectSameAlarms(bareWheelHold(hold), expected)
   })
 
   it('fires the churn load as the package does, cancelled alarms not at all', () => {
@@ -27,8 +31,7 @@ describe('the bare wheel', () => {
       const churn = Workloads.churn(size, Workloads.tiny.churnMaxDelay, seed)
       const expected = Drivers.churn(wheel, churn).checksum
       expect(expected.fired).toBe(size.outstanding)
-      const bare = bareWheelChurn(churn)
-      expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+      expectSameAlarms(bareWheelChurn(churn), expected)
     }
   })
 
@@ -36,16 +39,14 @@ describe('the bare wheel', () => {
     const timeouts = Workloads.timeouts(Workloads.quick.timeouts, seed)
     const expected = Drivers.timeouts(wheel, timeouts).checksum
     expect(expected.fired).toBe(timeouts.timers - timeouts.stopped)
-    const bare = bareWheelTimeouts(timeouts)
-    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+    expectSameAlarms(bareWheelTimeouts(timeouts), expected)
   })
 
   it('fires the spread load as the package does, every alarm once', () => {
     const spread = Workloads.spread(Workloads.quick.spread, seed)
     const expected = Drivers.spread(wheel, spread).checksum
     expect(expected.fired).toBe(spread.alarms)
-    const bare = bareWheelSpread(spread)
-    expect({ fired: bare.fired, hash: bare.hash }).toEqual(expected)
+    expectSameAlarms(bareWheelSpread(spread), expected)
   })
 
   it('refuses a key beyond its two levels rather than misplace it', () => {
@@ -60,8 +61,7 @@ describe('the hold kernel with the guarantees', () => {
     for (const [sizes, s] of [[Workloads.quick, seed], [Workloads.tiny, seed + 1]] as const) {
       const hold = Workloads.hold(sizes.hold, s)
       const expected = Drivers.hold(wheel, hold).checksum
-      const run = guardedHold(hold)
-      expect({ fired: run.fired, hash: run.hash }).toEqual(expected)
+      expectSameAlarms(guardedHold(hold), expected)
     }
   })
 })
