@@ -17,7 +17,9 @@
  * slot is known without walking it (the walk is a cache miss per element). Adding keeps
  * it exact for free; a removal cannot recompute it, so the queue marks it unknown (NaN)
  * when it removes an element with that key, until someone walks the list and sets it
- * again.
+ * again. Finding the head of a removed element's list means computing its slot from its
+ * key, so each row that took the least key when linked (or was found to hold it by a
+ * walk) is marked, and only marked rows make their removal look.
  *
  * A value that is a 32-bit integer (ids, mostly) is kept in the row's fourth integer,
  * flagged in its generation word, rather than in `values`: firing an element reads its
@@ -36,7 +38,11 @@
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a head's key is +Infinity if its list is empty, else NaN or the least key on it;
  * - an element row's value is its fourth integer if its generation word has the
- *   `IN_ROW` bit, else `values[row]`; `values[row]` is undefined for every other row.
+ *   `IN_ROW` bit, else `values[row]`; `values[row]` is undefined for every other row;
+ * - every row whose key is its list's recorded least key has the `MAY_BE_LEAST` bit
+ *   (bit 29 of its generation word), so a removal computes where its list's head is only
+ *   for marked rows. Marks are never taken off while the row holds its element: a row
+ *   marked but no longer least costs a needless look at its head, nothing more.
  */
 
 const ROW_BITS = 27
@@ -218,7 +224,12 @@ export const linkLast = (pool: Pool<unknown>, head: number, row: number): void =
   ints[8 * row] = head
   ints[8 * head + 1] = row
   // A NaN head key compares false and stays unknown.
-  if (floats[4 * head + 2]! > floats[4 * row + 2]!) floats[4 * head + 2] = floats[4 * row + 2]!
+  const key = floats[4 * row + 2]!
+  const least = floats[4 * head + 2]!
+  if (key <= least) {
+    if (key < least) floats[4 * head + 2] = key
+    ints[8 * row + 2] = ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+  }
 }
 
 /**
@@ -241,10 +252,22 @@ export const unlink = (pool: Pool<unknown>, row: number): number => {
 /** The least key on the list at `head`: +Infinity if it is empty, NaN if not known. */
 export const leastKeyOf = (pool: Pool<unknown>, head: number): number => pool.floats[4 * head + 2]!
 
-/** Records the least key on the list at `head`, found by walking it. */
+/**
+ * Records the least key on the list at `head`, found by walking it: every row on the list
+ * with that key must have been marked with {@link markMayBeLeast}.
+ */
 export const setLeastKey = (pool: Pool<unknown>, head: number, key: number): void => {
   pool.floats[4 * head + 2] = key
 }
+
+/** Marks a row whose removal may take its list's least key away. */
+export const markMayBeLeast = (pool: Pool<unknown>, row: number): void => {
+  pool.ints[8 * row + 2] = pool.ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+}
+
+/** Whether a row is marked with {@link markMayBeLeast} (since it was last freed). */
+export const mayBeLeast = (pool: Pool<unknown>, row: number): boolean =>
+  (pool.ints[8 * row + 2]! & 536870912) !== 0 // MAY_BE_LEAST
 
 /**
  * Empties the list at `head` and returns its first row (`head` if it was empty). The

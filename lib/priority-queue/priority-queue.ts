@@ -67,6 +67,8 @@ import {
   isValueInRow,
   leastKeyOf,
   linkLast,
+  markMayBeLeast,
+  mayBeLeast,
   setLeastKey,
   release,
   rowOfHandle,
@@ -218,7 +220,7 @@ const detach = (pq: PriorityQueue<unknown>, row: number): void => {
     const levels = pq.levels
     const level = levels.levelOfHead[emptied]!
     markEmpty(levels, level, emptied - levels.firstHead[level]!)
-  } else if (emptied === -1) forgetLeastKey(pq, keyOf(pq.pool, row))
+  } else if (emptied === -1 && mayBeLeast(pq.pool, row)) forgetLeastKey(pq, keyOf(pq.pool, row))
   if (row === pq.minRow) pq.minRow = -1 // NO_ROW
 }
 
@@ -563,8 +565,13 @@ const findMinRow = (pq: PriorityQueue<unknown>): number => {
   let best = nextOf(pool, head)
   if (pq.levels.levelOfHead[head] === 0) return best
   // Above level 0 a slot mixes keys; the first of the least key is the one added first.
+  // Every row that was the least so far is marked, so all those of the least key are.
+  markMayBeLeast(pool, best)
   for (let row = nextOf(pool, best); row !== head; row = nextOf(pool, row)) {
-    if (keyOf(pool, row) < keyOf(pool, best)) best = row
+    if (keyOf(pool, row) <= keyOf(pool, best)) {
+      markMayBeLeast(pool, row)
+      if (keyOf(pool, row) < keyOf(pool, best)) best = row
+    }
   }
   setLeastKey(pool, head, keyOf(pool, best))
   return best
@@ -796,6 +803,10 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     const known = leastKeyOf(pool, head)
     const exact = least === Infinity ? known === Infinity : Number.isNaN(known) || known === least
     check(exact, () => `list ${head} keeps least key ${known}, but it is ${least}`)
+    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
+      // Else removing it would leave the list's least key wrong rather than unknown.
+      check(keyOf(pool, row) !== known || mayBeLeast(pool, row), () => `row ${row} has its list's least key but is not marked`)
+    }
     return count
   }
 
