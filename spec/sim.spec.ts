@@ -6,6 +6,7 @@
 import FakeTimers from '@sinonjs/fake-timers'
 import { describe, expect, it } from 'vitest'
 import { TimerHandle, VirtualClock } from '../lib/sim/index.js'
+import type { ClockLike } from './support/sim-program.js'
 
 type Clock = VirtualClock.VirtualClock
 
@@ -434,6 +435,23 @@ describe('next, runAll, runToLast', () => {
     expect(clock.runToLast()).toBe(50)
     expect(log).toEqual(['a@10', 'b, in time@20', 'last@50'])
     expect(clock.countTimers()).toBe(1)
+  })
+
+  it('runToLast ends earlier by as much as a callback moves the clock back, as fake-timers', () => {
+    // A negative period re-arms an interval in the past; a nested `next` fires it there.
+    const play = (clock: ClockLike): string[] => {
+      const log: string[] = []
+      clock.setInterval(() => log.push(`interval@${clock.now}`), -5)
+      clock.requestAnimationFrame(() => log.push(`frame@${clock.now}`))
+      clock.setTimeout(() => log.push(`timeout@${clock.now}, next -> ${clock.next()}`), 0)
+      log.push(`runToLast -> ${clock.runToLast()}`, `count ${clock.countTimers()}`)
+      return log
+    }
+    const ours = play(VirtualClock.create() as unknown as ClockLike)
+    expect(ours).toEqual(play(FakeTimers.createClock() as unknown as ClockLike))
+    // The frame, due at 16 when runToLast started, is past the end moved back to 11.
+    expect(ours).toContain('runToLast -> 11')
+    expect(ours.some((line) => line.startsWith('frame'))).toBe(false)
   })
 
   it('runToLast still ends at the latest due time when a callback clears that timer', () => {

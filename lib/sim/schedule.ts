@@ -349,6 +349,21 @@ export const watchWheel = (s: Schedule): Watch => {
   return w
 }
 
+/**
+ * Ends a watch early with its latest due time known: the latest among the timers it
+ * started with, those that left and those still in the queues. Linear in the timers in
+ * the queues; for the rare `runToLast` whose end moves back before its watch ends.
+ */
+export const closeWatch = (s: Schedule, w: Watch): void => {
+  for (const q of [s.immediates, s.others]) {
+    for (const elt of PriorityQueue.toArray(q)) {
+      const t = PriorityQueue.eltValue(q, elt)
+      if (t.armSeq < w.since && t.due > w.latestDue) w.latestDue = t.due
+    }
+  }
+  w.left = 0
+}
+
 /** Ends a watch. Linear in the number of watches (one per running `runToLast`). */
 export const unwatch = (s: Schedule, w: Watch): void => {
   const i = s.watches.indexOf(w)

@@ -145,7 +145,9 @@ export interface VirtualClock {
    * Ticks to the latest due time among the pending timers (new ones due by then fire
    * too); returns `now`. Throws as `tick`. Constant time per timer fired: it does not
    * search for the latest timer, it runs until every timer pending at the start has fired
-   * or gone.
+   * or gone. A callback that moves the clock back (a nested `next` of an interval re-armed
+   * in the past) moves the end back too, as in fake-timers; the end must then be known,
+   * which costs one pass over the pending timers.
    */
   readonly runToLast: () => number
   /** Ticks to the next 16 ms frame boundary of elapsed time; returns `now`. Throws as `tick`. */
@@ -439,7 +441,13 @@ const runTick = (c: State, tick: Tick): number => {
       tick.tickFrom += moved
       tick.tickTo += moved
       tick.previous += moved
-      if (tick.pending !== undefined) tick.pending.shift += moved
+      const pending = tick.pending
+      if (pending !== undefined) {
+        pending.shift += moved
+        // Moved back, the end may now come before timers of the watch, which must then
+        // not fire: the end has to be known from here on.
+        if (moved < 0) Schedule.closeWatch(c.schedule, pending.watch)
+      }
     }
     timer = select(c, tick, tick.previous)
     tick.previous = tick.tickFrom
