@@ -1,7 +1,8 @@
 /**
  * The hold load on a kernel that keeps what the contract asks of a wheel, written out in
- * one function with the handler inlined: the least a wheel with those guarantees spends
- * per event here, against which `npm run bench:floors` judges the hold target.
+ * one function (with small inner helpers) and the handler inlined: about the least a
+ * wheel with those guarantees spends per event here, against which `npm run bench:floors`
+ * judges the hold target.
  *
  * Next to the bare wheel (`bare-wheel.ts`) it has: generation-checked handles, made on
  * add and checked when the handler reads the alarm's value; alarm times turned into
@@ -12,7 +13,8 @@
  * keeping it costs nothing else); the handler protocol (the alarm leaves its slot before
  * its handler runs, errors are caught and the first rethrown after the advance, the row is
  * freed after) and the length. It has no `values` array (the ids are integers, kept in
- * the rows as the package does), no reentrancy guard, no `Option`s and no calls.
+ * the rows as the package does), no reentrancy guard, no `Option`s and no layer between
+ * the time and the queue.
  */
 import type { BareRun } from './bare-wheel.js'
 import { setup } from './add-remove-steps.js'
