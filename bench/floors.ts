@@ -105,37 +105,7 @@ const seed = 42
 
 // Before any other use of the package's queue, so that its code is shaped by this loop alone.
 const pairs = Workloads.addRemove({ ...Workloads.full.addRemove, pairs: 2_000_000 }, Workloads.full.churnMaxDelay, seed)
-/**
- * Runs every kernel once on `warm`, then `rounds` times on `w` in turn, so that the
- * machine's slow spells spread over all of them; prints the medians.
- */
-const roundRobin = <W>(kernels: ReadonlyArray<readonly [string, (w: W) => number]>, warm: W, w: W, rounds: number): void => {
-  for (const [, run] of kernels) run(warm)
-  const runs = kernels.map(() => [] as number[])
-  for (let r = 0; r < rounds; r++) kernels.forEach(([, run], i) => runs[i]!.push(run(w)))
-  const medians = runs.map(median)
-  kernels.forEach(([name], i) => console.log(`  ${medians[i]!.toFixed(1).padStart(6)}  ${name}`))
-}
 
-const packageName = "the package's PriorityQueue"
-console.log()
-console.log(`an add and a remove in cache (${Workloads.showCount(pairs.outstanding)} outstanding), ns per pair, median of 9:`)
-roundRobin([...steps.map((step) => [stepNames[step], kernel(step)] as const), [packageName, packageQueue]], pairs, pairs, 9)
-
-const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
-const warmChurn = Workloads.churn(Workloads.quick.churn[0]!, Workloads.full.churnMaxDelay, seed + 1)
-console.log()
-console.log(
-  `the churn operations (${Workloads.showCount(churn.outstanding)} outstanding): cancel by handle, add; no drain; ns per operation, median of 5:`,
-)
-roundRobin(
-  [...steps.map((step) => [stepNames[step], churnKernel(step)] as const), [packageName, packageQueueChurn]],
-  warmChurn,
-  churn,
-  5,
-)
-
-const hold = Workloads.hold(Workloads.full.hold, seed)
 /** One run of a load: ns per op, its drain's share where timed apart, what it fired. */
 interface Measured {
   readonly nsPerOp: number
@@ -150,23 +120,47 @@ const BARE = 'bare wheel (floor)'
 type Rounds = ReadonlyArray<ReadonlyMap<string, Measured>>
 
 /**
- * One warm-up run of each play, then `ROUNDS` rounds taken in turn, so that a slow spell
+ * One warm-up run of each play, then `rounds` rounds taken in turn, so that a slow spell
  * of the machine falls on all of them alike; every run with a checksum must have the same
- * one. Prints the medians and returns the rounds, each a map from name to run.
+ * one. Prints the medians (with `digits` decimals) and returns the rounds, each a map
+ * from name to run.
  */
-const inTurn = (title: string, plays: ReadonlyArray<readonly [string, () => Measured]>): Rounds => {
+const inTurn = (
+  title: string,
+  plays: ReadonlyArray<readonly [string, () => Measured]>,
+  { rounds: count = ROUNDS, digits = 0 } = {},
+): Rounds => {
   for (const [, play] of plays) play()
-  const rounds = Array.from({ length: ROUNDS }, () => new Map(plays.map(([name, play]) => [name, play()] as const)))
+  const rounds = Array.from({ length: count }, () => new Map(plays.map(([name, play]) => [name, play()] as const)))
   const checksums = new Set(rounds.flatMap((round) => [...round.values()].flatMap((run) => run.checksum ?? [])))
   if (checksums.size > 1) throw new Error(`${title}: the runs fired different alarms: ${[...checksums].join(', ')}`)
   console.log()
-  console.log(`${title}, median of ${ROUNDS} taken in turn:`)
+  console.log(`${title}, median of ${count} taken in turn:`)
   for (const [name] of plays) {
-    console.log(`  ${median(rounds.map((round) => round.get(name)!.nsPerOp)).toFixed(0).padStart(6)}  ${name}`)
+    console.log(`  ${median(rounds.map((round) => round.get(name)!.nsPerOp)).toFixed(digits).padStart(6)}  ${name}`)
   }
   return rounds
 }
 
+/** Each kernel's ns per pair or operation on `w`, as plays for {@link inTurn}. */
+const kernelPlays = <W>(kernels: ReadonlyArray<readonly [string, (w: W) => number]>, w: W) =>
+  kernels.map(([name, run]) => [name, (): Measured => ({ nsPerOp: run(w) })] as const)
+
+const packageName = "the package's PriorityQueue"
+inTurn(
+  `an add and a remove in cache (${Workloads.showCount(pairs.outstanding)} outstanding), ns per pair`,
+  kernelPlays([...steps.map((step) => [stepNames[step], kernel(step)] as const), [packageName, packageQueue]], pairs),
+  { rounds: 9, digits: 1 },
+)
+
+const churn = Workloads.churn(Workloads.full.churn[0]!, Workloads.full.churnMaxDelay, seed)
+inTurn(
+  `the churn operations (${Workloads.showCount(churn.outstanding)} outstanding): cancel by handle, add; no drain; ns per operation`,
+  kernelPlays([...steps.map((step) => [stepNames[step], churnKernel(step)] as const), [packageName, packageQueueChurn]], churn),
+  { digits: 1 },
+)
+
+const hold = Workloads.hold(Workloads.full.hold, seed)
 /**
  * The bare wheel, the package's wheel and flatqueue (and any `extra` runs, which fire
  * nothing) on one load, each queue through its own copy of the drivers as in
