@@ -57,7 +57,8 @@ export const UNLINKED = -1
 /**
  * Row `r` is bytes `[32r, 32r + 32)`: `next`, `prev`, generation word, integer value at
  * `ints[8r]` to `ints[8r + 3]`, `key` and `at` at `floats[4r + 2]` and `floats[4r + 3]`.
- * The generation word is the generation (26 bits) plus `IN_ROW` (bit 30). The accessors
+ * The generation word is the generation (26 bits) plus `MAY_BE_LEAST` (bit 29) and
+ * `IN_ROW` (bit 30). The accessors
  * below spell the offsets as literals: a module constant costs a context load and a hole
  * check in each, which V8 charges against the inlining budget of every caller.
  */
@@ -183,7 +184,7 @@ export const release = <A>(pool: Pool<A>, row: number): void => {
   const ints = pool.ints
   if (!isValueInRow(pool, row)) pool.values[row] = undefined
   ints[8 * row + 1] = -1 // UNLINKED
-  // Masking drops IN_ROW too.
+  // Masking drops IN_ROW and MAY_BE_LEAST too.
   const gen = (ints[8 * row + 2]! + 1) & 67108863 // GEN_MASK
   ints[8 * row + 2] = gen
   if (gen !== pool.salt) {
@@ -228,7 +229,7 @@ export const linkLast = (pool: Pool<unknown>, head: number, row: number): void =
   const least = floats[4 * head + 2]!
   if (key <= least) {
     if (key < least) floats[4 * head + 2] = key
-    ints[8 * row + 2] = ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+    markMayBeLeast(pool, row)
   }
 }
 
