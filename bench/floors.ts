@@ -12,17 +12,17 @@
  *    run on a clock that fires timers in the order they were set (see
  *    `adapters/unordered-clock.ts`), or picks one at random (reaching timer objects out of
  *    the order they were made, as ordering by due time does), next to `timing-wheel/sim`
- *    and fake-timers; with the hold kernel of point 4 added, about the least a virtual
+ *    and fake-timers; with the guarded wheel of point 4 added, about the least a virtual
  *    clock with the contract's guarantees spends per event.
  * 3. What each of the queue's guarantees adds to an add and a remove: on kernels that have
  *    the guarantees up to a step (`add-remove-steps.ts`), the in-cache pair and the churn
- *    operations at 100k outstanding. The churn target is judged against the kernel with
- *    the contract's guarantees: its operations plus a drain, taken in the same round as
- *    flatqueue, are about the least a wheel with them spends per churn operation.
+ *    operations at 100k outstanding.
  * 4. What a timing wheel costs on the hold, churn, timeouts and spread loads without the
- *    package's guarantees: the barest two-level wheel (`bare-wheel.ts`); and on hold, with
- *    the contract's guarantees written out in one function (`hold-kernel.ts`). Each next to
- *    the package's wheel and flatqueue, all firing the same alarms (the checksums must
+ *    package's guarantees: the barest two-level wheel (`bare-wheel.ts`); and on hold and
+ *    churn, with the contract's guarantees and no layer in between (`guarded-wheel.ts`),
+ *    against which those two targets are judged (for churn also the step kernel's
+ *    operations, which call nothing, with the guarded wheel's drain). Each next to the
+ *    package's wheel and flatqueue, all firing the same alarms (the checksums must
  *    agree), taken in turn, with flatqueue's time over each computed within each round.
  *
  * Every run is taken in turn with the others it is compared with: the machine's speed
@@ -34,7 +34,7 @@ import { wheel } from './adapters/wheel.js'
 import type { QueueImpl } from './adapter.js'
 import { churnKernel, kernel, packageQueue, packageQueueChurn, stepNames, steps } from './add-remove-steps.js'
 import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from './bare-wheel.js'
-import { guardedHold } from './hold-kernel.js'
+import { guardedChurn, guardedHold } from './guarded-wheel.js'
 import type { Run } from './drivers.js'
 import { randomOrderClock, unorderedClock } from './adapters/unordered-clock.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
@@ -162,15 +162,14 @@ inTurn(
 
 const hold = Workloads.hold(Workloads.full.hold, seed)
 /**
- * The bare wheel, the package's wheel and flatqueue (and any `extra` runs, which fire
- * nothing) on one load, each queue through its own copy of the drivers as in
+ * The bare wheel, the package's wheel and flatqueue (and any `extra` runs) on one load, each queue through its own copy of the drivers as in
  * `npm run bench`, taken in turn; prints flatqueue's time over each wheel's.
  */
 const compareOnLoad = async (
   title: string,
   bare: () => BareRun,
   driven: (drivers: Drivers, queue: QueueImpl) => Run,
-  extra: ReadonlyArray<readonly [string, () => number]> = [],
+  extra: ReadonlyArray<readonly [string, () => Measured]> = [],
 ): Promise<Rounds> => {
   const queues = await Promise.all(
     [wheel, flatqueue].map(async (queue) => {
@@ -181,7 +180,7 @@ const compareOnLoad = async (
   const rounds = inTurn(title, [
     [BARE, () => fromBare(bare())],
     ...queues,
-    ...extra.map(([name, run]) => [name, () => ({ nsPerOp: run() })] as const),
+    ...extra,
   ])
   const over = (name: string): string =>
     `${medianRatio(rounds, (run) => run(flatqueue.name).nsPerOp / run(name).nsPerOp).toFixed(1)}x`
@@ -216,12 +215,12 @@ const medianRatio = (
     ),
   )
 
-const guardedName = "the contract's guarantees (hold-kernel.ts)"
+const guardedName = "the contract's guarantees (guarded-wheel.ts)"
 const holdRounds = await compareOnLoad(
   `the hold workload (${Workloads.showCount(hold.pending)} pending), ns per event`,
   () => bareWheelHold(hold),
   (drivers, queue) => drivers.hold(queue, hold),
-  [[guardedName, () => guardedHold(hold).nsPerOp]],
+  [[guardedName, () => fromBare(guardedHold(hold))]],
 )
 console.log(
   `  flatqueue's time over the kernel with the contract's guarantees ` +
@@ -229,7 +228,7 @@ console.log(
 )
 
 // The virtual clock: the API with no order plus the order with the contract's guarantees
-// (the hold kernel) is about the least a virtual clock spends here. The random-order
+// (the guarded wheel) is about the least a virtual clock spends here. The random-order
 // clock adds what the unordered one leaves out: reaching each timer object out of the
 // order it was made, as a clock that fires by due time must.
 const virtualClock = await loadVirtualClock()
@@ -254,42 +253,39 @@ const fakeTimersOver = (denominator: (run: (name: string) => Measured) => number
   medianRatio(clockRounds, (run) => run(fakeTimers.name).nsPerOp / denominator(run)).toFixed(1)
 console.log(
   `  fake-timers' time over VirtualClock's ${typeof virtualClock === 'string' ? '(not built)' : fakeTimersOver((run) => run(virtualClock.name).nsPerOp)}x; ` +
-    `over the hold kernel's together with the unordered clock's ` +
+    `over the guarded wheel's together with the unordered clock's ` +
     `${fakeTimersOver((run) => run(unorderedClock.name).nsPerOp + run(guardedName).nsPerOp)}x, ` +
     `with the random-order clock's ${fakeTimersOver((run) => run(randomOrderClock.name).nsPerOp + run(guardedName).nsPerOp)}x`,
 )
 
-// The least a wheel with the contract's guarantees spends on a churn operation: a kernel's
-// operations and a drain (the package's, or the bare wheel's, which no wheel with
-// guarantees undercuts), in the same round as flatqueue. With and without the slots'
-// least keys, which the contract does not ask for but the package keeps.
-const contractOps = "the contract's guarantees, operations only"
-const leastKeyOps = "and each slot's least key, operations only"
+// The least a wheel with the contract's guarantees spends on a churn operation: the
+// guarded wheel's operations and drain; or, lower, the step kernel's operations (which
+// call nothing and keep no least keys) and the guarded wheel's drain; lower still, with
+// the bare wheel's drain, which no wheel with a handler protocol gets down to.
+const contractOps = "the contract's guarantees in one function (add-remove-steps.ts), operations only"
 // Compiled once, so that each run is as warm as the queues'.
 const contractKernel = churnKernel('valuesInRows')
-const leastKeyKernel = churnKernel('leastKey')
 const churnRounds = await compareOnLoad(
   `the churn workload (${Workloads.showCount(churn.outstanding)} outstanding), ns per operation with the drain`,
   () => bareWheelChurn(churn),
   (drivers, queue) => drivers.churn(queue, churn),
   [
-    [contractOps, () => contractKernel(churn)],
-    [leastKeyOps, () => leastKeyKernel(churn)],
+    [guardedName, () => fromBare(guardedChurn(churn))],
+    [contractOps, () => ({ nsPerOp: contractKernel(churn) })],
   ],
 )
 const drainOf = (run: Measured): number => {
   if (run.drainPerOp === undefined) throw new Error('churn: the drain was not timed apart')
   return run.drainPerOp
 }
-const boundOver = (ops: string, drainedBy: string): string =>
-  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / (run(ops).nsPerOp + drainOf(run(drainedBy)))).toFixed(1)
-console.log("  flatqueue's time over a kernel's operations and a drain:")
-for (const [drainedBy, what] of [
-  [wheel.name, "the package's drain"],
-  [BARE, "the bare wheel's drain, less than any wheel with guarantees spends"],
-] as const) {
-  console.log(`    ${boundOver(contractOps, drainedBy)}x the contract's guarantees, ${boundOver(leastKeyOps, drainedBy)}x with the least keys; ${what}`)
-}
+const churnOver = (denominator: (run: (name: string) => Measured) => number): string =>
+  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / denominator(run)).toFixed(1)
+console.log(
+  `  flatqueue's time over the guarded wheel's ${churnOver((run) => run(guardedName).nsPerOp)}x; ` +
+    `over the step kernel's operations with the guarded wheel's drain ` +
+    `${churnOver((run) => run(contractOps).nsPerOp + drainOf(run(guardedName)))}x, ` +
+    `with the bare wheel's drain ${churnOver((run) => run(contractOps).nsPerOp + drainOf(run(BARE)))}x`,
+)
 const timeouts = Workloads.timeouts(Workloads.full.timeouts, seed)
 await compareOnLoad(
   `the timeouts workload (${Workloads.showCount(timeouts.timers)} timers, 90% stopped), ns per timer`,

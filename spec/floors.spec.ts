@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { wheel } from '../bench/adapters/wheel.js'
 import { churnKernel, kernel, packageQueue, packageQueueChurn, steps } from '../bench/add-remove-steps.js'
 import { type BareRun, bareWheelChurn, bareWheelHold, bareWheelSpread, bareWheelTimeouts } from '../bench/bare-wheel.js'
-import { guardedHold } from '../bench/hold-kernel.js'
+import { guardedChurn, guardedHold } from '../bench/guarded-wheel.js'
 import * as Drivers from '../bench/drivers.js'
 import * as Workloads from '../bench/workloads.js'
 
@@ -56,12 +56,22 @@ describe('the bare wheel', () => {
   })
 })
 
-describe('the hold kernel with the guarantees', () => {
+describe('the wheel with the guarantees', () => {
   it('fires the hold load as the package does, at two sizes', () => {
     for (const [sizes, s] of [[Workloads.quick, seed], [Workloads.tiny, seed + 1]] as const) {
       const hold = Workloads.hold(sizes.hold, s)
       const expected = Drivers.hold(wheel, hold).checksum
       expectSameAlarms(guardedHold(hold), expected)
+    }
+  })
+
+  it('fires the churn load as the package does, cancelled alarms not at all, timing the drain apart', () => {
+    for (const size of Workloads.tiny.churn) {
+      const churn = Workloads.churn(size, Workloads.tiny.churnMaxDelay, seed)
+      const run = guardedChurn(churn)
+      expectSameAlarms(run, Drivers.churn(wheel, churn).checksum)
+      expect(run.drainPerOp).toBeGreaterThan(0)
+      expect(run.drainPerOp).toBeLessThan(run.nsPerOp)
     }
   })
 })
