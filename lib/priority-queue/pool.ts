@@ -1,7 +1,7 @@
 /**
  * The element pool: every element of a queue lives in a 32-byte row of one buffer, not in
- * an object of its own, so adding and removing allocate nothing and an element costs 40
- * bytes with its value.
+ * an object of its own, so adding and removing allocate nothing and an element costs 32
+ * bytes with its value if that is a 32-bit integer, 40 otherwise.
  *
  * A row holds `next`, `prev` and `generation` (32-bit integers, read through `ints`) and
  * `key` and `at` (doubles, through `floats`): one row is half a cache line, so reaching
@@ -78,13 +78,20 @@ export class Pool<A> {
   readonly firstElement: number
   readonly salt: number
   capacity: number
-  /** Rows `[0, used)` have been handed out at least once. */
+  /**
+   * Rows `[0, used)` have been handed out at least once; a row's generation word is set
+   * when it first is, so growing the pool writes nothing into the new rows.
+   */
   used: number
   freeHead: number
   /** The rows' integer fields (see `ROW_BYTES`). */
   ints: Int32Array
   /** The rows' doubles: the same memory as `ints`. */
   floats: Float64Array
+  /**
+   * Values that are not 32-bit integers, by row; as long as the last row that ever held
+   * one, so a queue of integer values (ids, mostly) never grows it.
+   */
   values: Array<A | undefined>
 
   constructor(headRows: number, elementCapacity: number) {
@@ -97,8 +104,7 @@ export class Pool<A> {
     const buffer = new ArrayBuffer(ROW_BYTES * capacity)
     this.ints = new Int32Array(buffer)
     this.floats = new Float64Array(buffer)
-    this.values = new Array<A | undefined>(capacity).fill(undefined)
-    setGenerations(this.ints, 0, capacity, this.salt)
+    this.values = []
     for (let head = 0; head < headRows; head++) {
       this.ints[8 * head] = head
       this.ints[8 * head + 1] = head
@@ -112,10 +118,6 @@ const roundUpCapacity = (rows: number): number => {
     throw new RangeError(`timing-wheel: a queue holds at most ${MAX_ROWS} rows, ${rows} asked for`)
   }
   return Math.min(MAX_ROWS, 2 ** Math.ceil(Math.log2(Math.max(rows, 2))))
-}
-
-const setGenerations = (ints: Int32Array, from: number, to: number, gen: number): void => {
-  for (let row = from; row < to; row++) ints[8 * row + 2] = gen
 }
 
 // A row's fields.
@@ -160,15 +162,30 @@ export const isLinked = (pool: Pool<unknown>, row: number): boolean => pool.ints
 export const allocate = <A>(pool: Pool<A>, key: number, at: number, value: A): number => {
   let row = pool.freeHead
   if (row !== -1) pool.freeHead = pool.ints[8 * row]!
-  else row = pool.used < pool.capacity ? pool.used++ : grow(pool)
+  else row = takeUnusedRow(pool)
   pool.floats[4 * row + 2] = key
   pool.floats[4 * row + 3] = at
   // `Object.is` keeps -0 out: it is a 32-bit integer to `|`, not to the caller.
   if (typeof value === 'number' && Object.is(value | 0, value)) {
     pool.ints[8 * row + 3] = value
     pool.ints[8 * row + 2] = pool.ints[8 * row + 2]! | 1073741824 // IN_ROW
-  } else pool.values[row] = value
+  } else keepValue(pool, row, value)
   return row
+}
+
+/** Hands out a row never used before, at its first generation, growing the pool if it is full. */
+const takeUnusedRow = (pool: Pool<unknown>): number => {
+  if (pool.used === pool.capacity) grow(pool)
+  const row = pool.used++
+  pool.ints[8 * row + 2] = pool.salt
+  return row
+}
+
+const keepValue = <A>(pool: Pool<A>, row: number, value: A): void => {
+  const values = pool.values
+  // Filled up to `row` first, so that the array never has holes.
+  while (values.length < row) values.push(undefined)
+  values[row] = value
 }
 
 /** Whether the row keeps its element's value itself, as an integer. */
@@ -197,8 +214,8 @@ export const release = <A>(pool: Pool<A>, row: number): void => {
   }
 }
 
-/** Doubles the pool and returns the first new row, taken. */
-const grow = <A>(pool: Pool<A>): number => {
+/** Doubles the pool. */
+const grow = (pool: Pool<unknown>): void => {
   const capacity = roundUpCapacity(pool.capacity * 2)
   if (capacity === pool.capacity) {
     throw new RangeError(`timing-wheel: a queue holds at most ${MAX_ROWS} rows`)
@@ -206,13 +223,9 @@ const grow = <A>(pool: Pool<A>): number => {
   const buffer = new ArrayBuffer(ROW_BYTES * capacity)
   const ints = new Int32Array(buffer)
   ints.set(pool.ints)
-  setGenerations(ints, pool.capacity, capacity, pool.salt)
   pool.ints = ints
   pool.floats = new Float64Array(buffer)
-  const values = pool.values
-  for (let row = pool.capacity; row < capacity; row++) values.push(undefined)
   pool.capacity = capacity
-  return pool.used++
 }
 
 /** Appends `row` at the end of the circular list whose head is `head`. */
