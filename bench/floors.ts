@@ -162,8 +162,9 @@ inTurn(
 
 const hold = Workloads.hold(Workloads.full.hold, seed)
 /**
- * The bare wheel, the package's wheel and flatqueue (and any `extra` runs) on one load, each queue through its own copy of the drivers as in
- * `npm run bench`, taken in turn; prints flatqueue's time over each wheel's.
+ * The bare wheel, the package's wheel and flatqueue (and any `extra` runs) on one load,
+ * each queue through its own copy of the drivers as in `npm run bench`, taken in turn;
+ * prints flatqueue's time over each wheel's.
  */
 const compareOnLoad = async (
   title: string,
@@ -182,8 +183,7 @@ const compareOnLoad = async (
     ...queues,
     ...extra,
   ])
-  const over = (name: string): string =>
-    `${medianRatio(rounds, (run) => run(flatqueue.name).nsPerOp / run(name).nsPerOp).toFixed(1)}x`
+  const over = (name: string): string => `${peerOver(rounds, flatqueue.name, (run) => run(name).nsPerOp)}x`
   console.log(`  flatqueue's time over the package's wheel's ${over(wheel.name)}, over the bare wheel's ${over(BARE)} (medians of each round's ratio)`)
   return rounds
 }
@@ -200,20 +200,25 @@ const fromRun = (run: Run): Measured => ({
   checksum: `${run.checksum.fired}/${run.checksum.hash}`,
 })
 
-/** The median over rounds of a ratio computed within each round. */
-const medianRatio = (
+/**
+ * `peer`'s time over `denominator` (ns per op, from the runs of a round by name), computed
+ * within each round; the median over rounds, to one decimal.
+ */
+const peerOver = (
   rounds: Rounds,
-  ratio: (run: (name: string) => Measured) => number,
-): number =>
+  peer: string,
+  denominator: (run: (name: string) => Measured) => number,
+): string =>
   median(
-    rounds.map((round) =>
-      ratio((name) => {
-        const run = round.get(name)
-        if (run === undefined) throw new Error(`no run of ${name}`)
-        return run
-      }),
-    ),
-  )
+    rounds.map((round) => {
+      const run = (name: string): Measured => {
+        const measured = round.get(name)
+        if (measured === undefined) throw new Error(`no run of ${name}`)
+        return measured
+      }
+      return run(peer).nsPerOp / denominator(run)
+    }),
+  ).toFixed(1)
 
 const guardedName = "the contract's guarantees (guarded-wheel.ts)"
 const holdRounds = await compareOnLoad(
@@ -224,7 +229,7 @@ const holdRounds = await compareOnLoad(
 )
 console.log(
   `  flatqueue's time over the kernel with the contract's guarantees ` +
-    `${medianRatio(holdRounds, (run) => run(flatqueue.name).nsPerOp / run(guardedName).nsPerOp).toFixed(1)}x`,
+    `${peerOver(holdRounds, flatqueue.name, (run) => run(guardedName).nsPerOp)}x`,
 )
 
 // The virtual clock: the API with no order plus the order with the contract's guarantees
@@ -250,7 +255,7 @@ const clockRounds = inTurn(`the virtual-clock workload (${Workloads.showCount(ho
   [guardedName, () => ({ nsPerOp: guardedHold(hold).nsPerOp })],
 ])
 const fakeTimersOver = (denominator: (run: (name: string) => Measured) => number): string =>
-  medianRatio(clockRounds, (run) => run(fakeTimers.name).nsPerOp / denominator(run)).toFixed(1)
+  peerOver(clockRounds, fakeTimers.name, denominator)
 console.log(
   `  fake-timers' time over VirtualClock's ${typeof virtualClock === 'string' ? '(not built)' : fakeTimersOver((run) => run(virtualClock.name).nsPerOp)}x; ` +
     `over the guarded wheel's together with the unordered clock's ` +
@@ -279,7 +284,7 @@ const drainOf = (run: Measured): number => {
   return run.drainPerOp
 }
 const churnOver = (denominator: (run: (name: string) => Measured) => number): string =>
-  medianRatio(churnRounds, (run) => run(flatqueue.name).nsPerOp / denominator(run)).toFixed(1)
+  peerOver(churnRounds, flatqueue.name, denominator)
 console.log(
   `  flatqueue's time over the guarded wheel's ${churnOver((run) => run(guardedName).nsPerOp)}x; ` +
     `over the step kernel's operations with the guarded wheel's drain ` +

@@ -91,19 +91,24 @@ const guardedWheel = (elementRows: number) => {
     free = row
   }
 
-  /** Unlinks a row; if that empties its list, marks the slot empty, unless it is the due list. */
-  const unlink = (row: number): void => {
+  /**
+   * Unlinks a row; if that empties its list, marks the slot empty, unless it is the due
+   * list. Returns whether the list was emptied.
+   */
+  const unlink = (row: number): boolean => {
     const before = ints[8 * row + 1]!
     const after = ints[8 * row]!
     ints[8 * before] = after
     ints[8 * after + 1] = before
     ints[8 * row + 1] = -1
-    if (before !== after || before === DUE) return
+    if (before !== after) return false
+    if (before === DUE) return true
     const level = levelOfHead[before]!
     const slot = before - firstHead[level]!
     occupied[firstWord[level]! + (slot >>> 5)]! &= ~(1 << (slot & 31))
     counts[level]!--
     floats[4 * before + 2] = Infinity
+    return true
   }
 
   const add = (at: number, id: number): number => {
@@ -127,9 +132,7 @@ const guardedWheel = (elementRows: number) => {
     const row = rowOf(handle, false)
     if (row === -1) throw new Error(`guarded wheel: no alarm ${handle}`)
     const key = floats[4 * row + 2]!
-    const emptied = ints[8 * row] === ints[8 * row + 1]
-    unlink(row)
-    if (!emptied && key >= m) {
+    if (!unlink(row) && key >= m) {
       const level = levelOf(key)
       const head = firstHead[level]! + slotOf(level, key)
       if (floats[4 * head + 2] === key) floats[4 * head + 2] = NaN
