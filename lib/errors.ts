@@ -16,6 +16,8 @@
  * - `AlarmNotFound`: an alarm or element that is not in this structure now.
  * - `Empty`: an `...Exn` function called on an empty structure.
  * - `Reentrant`: a call that may not be made from inside a firing handler.
+ * - `InvalidArgument`: a handler that is not a function, or an options argument that is
+ *   not an object.
  */
 export type TimingWheelErrorCode =
   | 'InvalidLevelBits'
@@ -24,6 +26,7 @@ export type TimingWheelErrorCode =
   | 'AlarmNotFound'
   | 'Empty'
   | 'Reentrant'
+  | 'InvalidArgument'
 
 /**
  * Thrown (or returned in a `Left`) for every misuse of the package.
