@@ -16,6 +16,7 @@ export {
   type CreateOptions,
   type Elt,
   maxRepresentableKey,
+  maxCapacity,
   create,
   length,
   isEmpty,

@@ -30,10 +30,6 @@ export class Levels {
   /** `keysPerSlot[i] = 2^B(i-1)`, and its inverse, which divides exactly. */
   readonly keysPerSlot: Float64Array
   readonly slotsPerKey: Float64Array
-  /** The first head row of each level's slots; slot `s` of level `i` is `firstHead[i] + s`. */
-  readonly firstHead: Int32Array
-  /** `levelOfHead[row]` for head rows, -1 for the list of due elements. */
-  readonly levelOfHead: Int8Array
   /**
    * The last key each level holds for the current minimum `m` (derived from `m`: see
    * `setMinimum`). A key lives at the first level whose last key is not below it, which
@@ -45,9 +41,13 @@ export class Levels {
   readonly firstWord: Int32Array
   /** How many slots of each level are non-empty. */
   readonly occupiedSlots: Int32Array
-  /** Head rows in all, including the list of due elements at row `dueHead`. */
-  readonly headRows: number
-  readonly dueHead: number
+  /**
+   * The head rows of each run of 32 slots that bitmap word `w` covers are rows
+   * `headBase[w]` to `headBase[w] + 31`, taken from the pool when a slot of the run is
+   * first used; 0 (the due list's head, never a slot's) until then. So a level costs 8
+   * bytes per 32 slots until it is used, and the pool a row per slot of the runs in use.
+   */
+  readonly headBase: Int32Array
 
   constructor(levelBits: readonly number[]) {
     const count = levelBits.length
@@ -57,33 +57,27 @@ export class Levels {
     this.slotMask = Int32Array.from(levelBits, (b) => 2 ** b - 1)
     this.keysPerSlot = new Float64Array(count)
     this.slotsPerKey = new Float64Array(count)
-    this.firstHead = new Int32Array(count)
     this.firstWord = new Int32Array(count)
     this.occupiedSlots = new Int32Array(count)
     this.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
-    this.dueHead = 0
     let bitsBelow = 0
-    let head = 1
     let word = 0
     for (let level = 0; level < count; level++) {
       const b = levelBits[level]!
       this.keysPerSlot[level] = 2 ** bitsBelow
       this.slotsPerKey[level] = 2 ** -bitsBelow
-      this.firstHead[level] = head
       this.firstWord[level] = word
-      head += 2 ** b
       word += Math.ceil(2 ** b / 32)
       bitsBelow += b
     }
-    this.headRows = head
     this.occupied = new Int32Array(word)
-    this.levelOfHead = new Int8Array(head).fill(NOT_FOUND)
-    for (let level = 0; level < count; level++) {
-      const first = this.firstHead[level]!
-      this.levelOfHead.fill(level, first, first + 2 ** levelBits[level]!)
-    }
+    this.headBase = new Int32Array(word)
   }
 }
+
+/** The head row of a slot whose run of 32 has its heads (every slot that holds or held an element). */
+export const headOf = (levels: Levels, level: number, slot: number): number =>
+  levels.headBase[levels.firstWord[level]! + (slot >>> 5)]! + (slot & 31)
 
 /**
  * Sets the levels' last keys for a minimum allowed key `m` not below the last one: below

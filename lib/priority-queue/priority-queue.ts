@@ -39,6 +39,7 @@ import {
   Levels,
   NOT_FOUND,
   firstSlotInUse,
+  headOf,
   isOccupied,
   levelOf,
   markEmpty,
@@ -52,6 +53,8 @@ import {
   clearOccupancy,
 } from './levels.js'
 import {
+  DUE_HEAD,
+  NO_LEVEL,
   Pool,
   UNLINKED,
   allocate,
@@ -62,17 +65,23 @@ import {
   prevOf,
   setKeyAndAt,
   detachAll,
+  forgetLeastKey as forgetLeastKeyAt,
+  greatestKeyOf,
   handleOf,
+  isHead,
   isLinked,
+  isSorted,
   isValueInRow,
   leastKeyOf,
+  levelOfHead,
   linkLast,
-  markMayBeLeast,
   mayBeLeast,
-  setLeastKey,
   release,
   rowOfHandle,
+  slotOfHead,
+  sortList,
   spliceToEnd,
+  takeHeads,
   unlink,
   valueOf,
 } from './pool.js'
@@ -109,12 +118,13 @@ export class PriorityQueue<A> {
   /** @internal True while handlers of removed elements run. */ firing = false
   /** @internal The row whose handler is running, or -1. */ firingRow = NO_ROW
   /** @internal What error messages call the structure. */ noun = 'priority queue'
+  /** @internal Rows visited by searches for a slot's least key: tests bound it. */ rowsWalked = 0
 
   /** @internal */
   constructor(levelBits: LevelBits.LevelBits, capacity: number) {
     this.levelBits = levelBits
     this.levels = new Levels(levelBits)
-    this.pool = new Pool<A>(this.levels.headRows, capacity)
+    this.pool = new Pool<A>(capacity)
     setMinimum(this.levels, 0, maxRepresentableKey)
     this.maxAllowedKey = this.levels.lastKey[this.levels.top]!
   }
@@ -124,9 +134,17 @@ export class PriorityQueue<A> {
 export interface CreateOptions {
   /** Level widths; default {@link LevelBits.default}. */
   readonly levelBits?: LevelBits.LevelBits | readonly number[]
-  /** How many elements to make room for up front (the pool still grows past it). */
+  /**
+   * How many elements to make room for up front, up to 65,536 (2 MiB); the pool grows
+   * past it as needed, so a larger number is accepted and reserves no more.
+   */
   readonly capacity?: number
 }
+
+/** The largest capacity accepted: the most rows a pool can hold, less the due list's. */
+export const maxCapacity = 2 ** 27 - 1
+
+const optionKeys = new Set(['levelBits', 'capacity'])
 
 const maxAllowedKeyFor = (levels: Levels, m: number): number =>
   Math.min(maxRepresentableKey, maxKeyHeld(levels, m))
@@ -159,10 +177,18 @@ const empty = (what: string): never => {
 }
 
 const invalidCapacity = (capacity: unknown): never => {
+  throw new TimingWheelError('InvalidConfig', `capacity ${show(capacity)} is not an integer in [0, ${maxCapacity}]`)
+}
+
+const invalidOptions = (opts: unknown): never => {
   throw new TimingWheelError(
-    'InvalidConfig',
-    `capacity ${show(capacity)} is not an integer in [0, ${2 ** 27 - 1}]`,
+    'InvalidArgument',
+    `PriorityQueue.create options ${show(opts)} are not an object with optional levelBits and capacity`,
   )
+}
+
+const notAFunction = (what: string, f: unknown): never => {
+  throw new TimingWheelError('InvalidArgument', `${what}: the handler ${show(f)} is not a function`)
 }
 
 // Creation and accessors.
@@ -176,9 +202,13 @@ const invalidCapacity = (capacity: unknown): never => {
  * const pq = PriorityQueue.create<string>({ levelBits: [8, 8] })
  */
 export const create = <A>(opts: CreateOptions = {}): PriorityQueue<A> => {
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) invalidOptions(opts)
+  if (Object.keys(opts).some((k) => !optionKeys.has(k))) invalidOptions(opts)
   const levelBits = LevelBits.fromInput(opts.levelBits)
-  const capacity = opts.capacity ?? 0
-  if (!Number.isInteger(capacity) || capacity < 0 || capacity >= 2 ** 27) invalidCapacity(capacity)
+  const capacity = opts.capacity === undefined ? 0 : opts.capacity
+  if (typeof capacity !== 'number' || !Number.isInteger(capacity) || capacity < 0 || capacity > maxCapacity) {
+    invalidCapacity(capacity)
+  }
   return new PriorityQueue<A>(levelBits, capacity)
 }
 
@@ -207,34 +237,43 @@ const place = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
   const levels = pq.levels
   const level = levelOf(levels, key)
   const slot = slotOf(levels, level, key)
-  const head = levels.firstHead[level]! + slot
+  const word = levels.firstWord[level]! + (slot >>> 5)
+  if (levels.headBase[word] === 0) takeRunOfHeads(pq, level, slot)
+  const head = levels.headBase[word]! + (slot & 31)
   const pool = pq.pool
   if (nextOf(pool, head) === head) markOccupied(levels, level, slot)
   linkLast(pool, head, row)
 }
 
+/** Gives the run of 32 slots (fewer on a narrow level) that holds `slot` its heads. */
+const takeRunOfHeads = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
+  const levels = pq.levels
+  const first = slot & ~31
+  const count = Math.min(32, levels.slotMask[level]! + 1)
+  levels.headBase[levels.firstWord[level]! + (slot >>> 5)] = takeHeads(pq.pool, count, level, first)
+}
+
 /** Unlinks a linked row from wherever it is, keeping the bitmaps and the min cache true. */
 const detach = (pq: PriorityQueue<unknown>, row: number): void => {
-  const emptied = unlink(pq.pool, row)
-  if (emptied > pq.levels.dueHead) {
-    const levels = pq.levels
-    const level = levels.levelOfHead[emptied]!
-    markEmpty(levels, level, emptied - levels.firstHead[level]!)
-  } else if (emptied === -1 && mayBeLeast(pq.pool, row)) forgetLeastKey(pq, keyOf(pq.pool, row))
+  const pool = pq.pool
+  const emptied = unlink(pool, row)
+  if (emptied > 0) {
+    // DUE_HEAD is 0
+    markEmpty(pq.levels, levelOfHead(pool, emptied), slotOfHead(pool, emptied))
+  } else if (emptied === -1 && mayBeLeast(pool, row)) forgetLeastKey(pq, keyOf(pool, row))
   if (row === pq.minRow) pq.minRow = -1 // NO_ROW
 }
 
 /**
- * After removing an element with key `key` from a slot that still holds others: if `key`
- * was the slot's least key, the slot no longer knows its least key. A key below the
- * minimum is on the due list, whose least key nobody reads.
+ * After removing an element with key `key` from a slot that still holds others, the
+ * slot's least key may have gone (see `pool.ts`). A key below the minimum is on the due
+ * list, whose least key nobody reads.
  */
 const forgetLeastKey = (pq: PriorityQueue<unknown>, key: number): void => {
   if (key < pq.minAllowedKey) return
   const levels = pq.levels
   const level = levelOf(levels, key)
-  const head = levels.firstHead[level]! + slotOf(levels, level, key)
-  if (leastKeyOf(pq.pool, head) === key) setLeastKey(pq.pool, head, NaN)
+  forgetLeastKeyAt(pq.pool, headOf(levels, level, slotOf(levels, level, key)), key)
 }
 
 const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
@@ -243,7 +282,7 @@ const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void =
 }
 
 const isValidKey = (pq: PriorityQueue<unknown>, key: number): boolean =>
-  key >= pq.minAllowedKey && key <= pq.maxAllowedKey && Math.floor(key) === key
+  typeof key === 'number' && key >= pq.minAllowedKey && key <= pq.maxAllowedKey && Math.floor(key) === key
 
 // Adding, removing, changing.
 
@@ -282,10 +321,14 @@ const linkedRow = (pq: PriorityQueue<unknown>, elt: number, what: string): numbe
   return row
 }
 
-/** The row of an element in the queue or of the one whose handler is running. */
+/**
+ * The row of an element in the queue or of the one whose handler is running. A row that
+ * is neither (free, or retired with its last generation) names no element.
+ */
 const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
-  const row = rowOfHandle(pq.pool, elt)
-  if (row === NO_ROW) notFound(pq, what, elt)
+  const pool = pq.pool
+  const row = rowOfHandle(pool, elt)
+  if (row === NO_ROW || (!isLinked(pool, row) && row !== pq.firingRow)) notFound(pq, what, elt)
   return row
 }
 
@@ -374,8 +417,8 @@ const moveMinAllowedKey = (pq: PriorityQueue<unknown>, t: number): void => {
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
   const levels = pq.levels
   const pool = pq.pool
-  const head = levels.firstHead[level]! + slot
-  if (nextOf(pool, head) === head) return
+  if (!isOccupied(levels, level, slot)) return
+  const head = headOf(levels, level, slot)
   markEmpty(levels, level, slot)
   for (let row = detachAll(pool, head); row !== head; ) {
     const following = nextOf(pool, row)
@@ -437,7 +480,7 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
     if (level === 0) {
       // Moving slots down keeps the least row; only collecting it can take it away.
       pq.minRow = NO_ROW
-      spliceToEnd(pq.pool, levels.firstHead[0]! + slot, levels.dueHead)
+      spliceToEnd(pq.pool, headOf(levels, 0, slot), DUE_HEAD)
       markEmpty(levels, 0, slot)
       moveMinAllowedKey(pq, start + 1)
     } else {
@@ -454,7 +497,7 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
  */
 const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void => {
   const pool = pq.pool
-  const due = pq.levels.dueHead
+  const due = DUE_HEAD
   let failed = false
   let error: unknown
   pq.firing = true
@@ -502,15 +545,16 @@ export const increaseMinAllowedKey = <A>(
   handleRemoved: (elt: Elt<A>) => void,
 ): void => {
   if (pq.firing) reentrant('increaseMinAllowedKey')
-  if (!(Math.floor(key) === key && key <= maxRepresentableKey)) {
+  if (!(Number.isInteger(key) && key <= maxRepresentableKey)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
       `increaseMinAllowedKey key ${show(key)} is not an integer at most maxRepresentableKey ${maxRepresentableKey}`,
     )
   }
+  if (typeof handleRemoved !== 'function') notAFunction('increaseMinAllowedKey', handleRemoved)
   if (key <= pq.minAllowedKey) return
   collectDue(pq, key)
-  const due = pq.levels.dueHead
+  const due = DUE_HEAD
   if (nextOf(pq.pool, due) !== due) fireDue(pq, handleRemoved)
 }
 
@@ -524,16 +568,17 @@ export const removeAtMinKeyUpTo = <A>(
   handleRemoved: (elt: Elt<A>) => void,
 ): void => {
   if (pq.firing) reentrant('firePastAlarms')
+  if (typeof handleRemoved !== 'function') notAFunction('firePastAlarms', handleRemoved)
   const levels = pq.levels
   const pool = pq.pool
   const slot = slotOf(levels, 0, pq.minAllowedKey)
   if (!isOccupied(levels, 0, slot)) return
-  const head = levels.firstHead[0]! + slot
+  const head = headOf(levels, 0, slot)
   for (let row = nextOf(pool, head); row !== head; ) {
     const following = nextOf(pool, row)
     if (atOf(pool, row) <= maxAt) {
       detach(pq, row)
-      linkLast(pool, levels.dueHead, row)
+      linkLast(pool, DUE_HEAD, row)
     }
     row = following
   }
@@ -545,7 +590,7 @@ export const removeAtMinKeyUpTo = <A>(
 /** The row of an element with the least key (the first added among equals), or -1. */
 const minRow = (pq: PriorityQueue<unknown>): number => {
   const pool = pq.pool
-  const due = pq.levels.dueHead
+  const due = DUE_HEAD
   if (nextOf(pool, due) !== due) return nextOf(pool, due)
   if (pq.length === 0) return NO_ROW
   if (pq.minRow === NO_ROW) pq.minRow = findMinRow(pq)
@@ -556,25 +601,20 @@ const minRow = (pq: PriorityQueue<unknown>): number => {
 const firstOccupiedHead = (pq: PriorityQueue<unknown>): number => {
   const found = firstOccupiedBelow(pq, Infinity)
   const level = found & 63
-  return pq.levels.firstHead[level]! + (found - level) / 64
+  return headOf(pq.levels, level, (found - level) / 64)
 }
 
+/**
+ * Above level 0 a slot mixes keys. Its first row of the least key is found by sorting the
+ * slot, stably, once: a sorted slot knows its least key after every removal, so removing
+ * the least alarm again and again (cancel the soonest timeout, ask when to wake) never
+ * walks it again. It stays sorted while keys arrive in order.
+ */
 const findMinRow = (pq: PriorityQueue<unknown>): number => {
   const pool = pq.pool
   const head = firstOccupiedHead(pq)
-  let best = nextOf(pool, head)
-  if (pq.levels.levelOfHead[head] === 0) return best
-  // Above level 0 a slot mixes keys; the first of the least key is the one added first.
-  // Every row that was the least so far is marked, so all those of the least key are.
-  markMayBeLeast(pool, best)
-  for (let row = nextOf(pool, best); row !== head; row = nextOf(pool, row)) {
-    if (keyOf(pool, row) <= keyOf(pool, best)) {
-      markMayBeLeast(pool, row)
-      if (keyOf(pool, row) < keyOf(pool, best)) best = row
-    }
-  }
-  setLeastKey(pool, head, keyOf(pool, best))
-  return best
+  if (levelOfHead(pool, head) !== 0 && !isSorted(pool, head)) pq.rowsWalked += sortList(pool, head)
+  return nextOf(pool, head)
 }
 
 /**
@@ -583,7 +623,7 @@ const findMinRow = (pq: PriorityQueue<unknown>): number => {
  */
 const leastKey = (pq: PriorityQueue<unknown>): number => {
   const pool = pq.pool
-  const due = pq.levels.dueHead
+  const due = DUE_HEAD
   if (nextOf(pool, due) !== due) return keyOf(pool, nextOf(pool, due))
   if (pq.minRow !== NO_ROW) return keyOf(pool, pq.minRow)
   const known = leastKeyOf(pool, firstOccupiedHead(pq))
@@ -637,7 +677,7 @@ export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, n
   let least = Infinity
   let greatest = -Infinity
   // The least key's elements share a list with `first`: the due list or a slot.
-  for (let row = first; row >= pq.pool.firstElement; row = nextOf(pool, row)) {
+  for (let row = first; !isHead(pool, row); row = nextOf(pool, row)) {
     if (keyOf(pool, row) === key) {
       const at = atOf(pool, row)
       if (at < least) least = at
@@ -652,14 +692,21 @@ export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, n
 /** Calls `f` on the head row of every non-empty list: the due list, then each slot. */
 const forEachList = (pq: PriorityQueue<unknown>, f: (head: number) => void): void => {
   const levels = pq.levels
-  f(levels.dueHead)
-  for (let level = 0; level < levels.count; level++) {
-    const last = levels.slotMask[level]!
-    for (let slot = nextOccupied(levels, level, 0, last); slot !== NOT_FOUND; ) {
-      f(levels.firstHead[level]! + slot)
-      slot = slot === last ? NOT_FOUND : nextOccupied(levels, level, slot + 1, last)
+  f(DUE_HEAD)
+  for (let level = 0; level < levels.count; level++) forEachOccupied(levels, level, 0, (slot) => f(headOf(levels, level, slot)))
+}
+
+/** Calls `f` on every occupied slot of `level` in circular order from `from`. */
+const forEachOccupied = (levels: Levels, level: number, from: number, f: (slot: number) => void): void => {
+  const last = levels.slotMask[level]!
+  const visit = (low: number, high: number): void => {
+    for (let slot = nextOccupied(levels, level, low, high); slot !== NOT_FOUND; ) {
+      f(slot)
+      slot = slot === high ? NOT_FOUND : nextOccupied(levels, level, slot + 1, high)
     }
   }
+  visit(from, last)
+  visit(0, from - 1)
 }
 
 /**
@@ -678,12 +725,11 @@ export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
     rows.sort((a, b) => keyOf(pool, a) - keyOf(pool, b))
     for (const row of rows) elts.push(handleOf(pool, row) as Elt<A>)
   }
-  takeList(levels.dueHead)
+  takeList(DUE_HEAD)
+  // Below the top no slot before the first in use is occupied, so the circular order
+  // from it is the key order at every level.
   for (let level = 0; level < levels.count; level++) {
-    const mask = levels.slotMask[level]!
-    const first = firstSlotInUse(levels, level, m)
-    const slots = level === levels.top ? mask + 1 : mask + 1 - first
-    for (let i = 0; i < slots; i++) takeList(levels.firstHead[level]! + ((first + i) & mask))
+    forEachOccupied(levels, level, firstSlotInUse(levels, level, m), (slot) => takeList(headOf(levels, level, slot)))
   }
   return elts
 }
@@ -787,12 +833,18 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
 
   const seen = new Set<number>()
   const leveled = new Set<number>()
+  const headRows = new Set<number>([DUE_HEAD])
   const visit = (head: number, checkRow: (row: number) => void): number => {
     let count = 0
     let least = Infinity
+    let greatest = -Infinity
+    let inOrder = true
     for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
-      least = Math.min(least, keyOf(pool, row))
-      check(row >= pool.firstElement && row < pool.used, `row ${row} in list ${head}`)
+      const key = keyOf(pool, row)
+      inOrder &&= key >= greatest
+      least = Math.min(least, key)
+      greatest = Math.max(greatest, key)
+      check(!isHead(pool, row) && row < pool.used, `row ${row} in list ${head}`)
       check(!seen.has(row), `row ${row} on two lists or twice on one`)
       seen.add(row)
       check(prevOf(pool, nextOf(pool, row)) === row, `links around row ${row}`)
@@ -803,16 +855,25 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     const known = leastKeyOf(pool, head)
     const exact = least === Infinity ? known === Infinity : Number.isNaN(known) || known === least
     check(exact, () => `list ${head} keeps least key ${known}, but it is ${least}`)
-    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
-      // Else removing it would leave the list's least key wrong rather than unknown.
-      check(keyOf(pool, row) !== known || mayBeLeast(pool, row), () => `row ${row} has its list's least key but is not marked`)
+    check(greatestKeyOf(pool, head) >= greatest, () => `list ${head} keeps greatest key ${greatestKeyOf(pool, head)} < ${greatest}`)
+    if (isSorted(pool, head)) {
+      check(inOrder && count > 0 && known === least, () => `list ${head} is marked sorted but is not, or is empty`)
+      check(mayBeLeast(pool, nextOf(pool, head)), () => `the first row of sorted list ${head} is not marked`)
+    } else if (count > 0 && known === least) {
+      // Else removing the last row holding it would leave the least key wrong rather than unknown.
+      let marked = false
+      for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
+        marked ||= keyOf(pool, row) === known && mayBeLeast(pool, row)
+      }
+      check(marked, () => `list ${head} records least key ${known} but no row holding it is marked`)
     }
     return count
   }
 
   let count = 0
   let previousDueKey = -Infinity
-  count += visit(levels.dueHead, (row) => {
+  check(isHead(pool, DUE_HEAD) && levelOfHead(pool, DUE_HEAD) === NO_LEVEL, 'row 0 heads the due list')
+  count += visit(DUE_HEAD, (row) => {
     const key = keyOf(pool, row)
     check(pq.firing, 'due elements outside of handlers')
     check(key < m && key >= previousDueKey, `due row ${row} with key ${key} out of order`)
@@ -822,7 +883,15 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     const [low, high] = ranges[level]!
     let occupiedSlots = 0
     for (let slot = 0; slot <= levels.slotMask[level]!; slot++) {
-      const head = levels.firstHead[level]! + slot
+      const word = levels.firstWord[level]! + (slot >>> 5)
+      if (levels.headBase[word] === 0) {
+        check(levels.occupied[word] === 0, () => `level ${level} slot ${slot} is occupied but has no head`)
+        slot |= 31 // the whole run has no heads
+        continue
+      }
+      const head = headOf(levels, level, slot)
+      check(isHead(pool, head) && levelOfHead(pool, head) === level && slotOfHead(pool, head) === slot, () => `head ${head} of level ${level} slot ${slot}`)
+      headRows.add(head)
       const inList = visit(head, (row) => {
         const key = keyOf(pool, row)
         check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
@@ -845,11 +914,15 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
 
   const free = new Set<number>()
   for (let row = pool.freeHead; row !== NO_ROW; row = nextOf(pool, row)) {
-    check(row >= pool.firstElement && row < pool.used, `free row ${row}`)
+    check(!isHead(pool, row) && row < pool.used, `free row ${row}`)
     check(!seen.has(row) && !free.has(row) && prevOf(pool, row) === UNLINKED, `free row ${row} is in use or loops`)
     free.add(row)
   }
-  for (let row = pool.firstElement; row < pool.used; row++) {
+  for (let row = 0; row < pool.used; row++) {
+    if (isHead(pool, row)) {
+      check(headRows.has(row), () => `head row ${row} belongs to no slot`)
+      continue
+    }
     const linked = prevOf(pool, row) !== UNLINKED
     check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
     const valueInRow = isValueInRow(pool, row)
