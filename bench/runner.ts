@@ -55,7 +55,12 @@ export interface MemoryCell {
 export interface Results {
   readonly seed: number
   readonly rows: readonly Row[]
-  readonly memory: { readonly alarms: number; readonly cells: readonly MemoryCell[] }
+  readonly memory: {
+    readonly alarms: number
+    readonly cells: readonly MemoryCell[]
+    /** The timing wheel alone at `Sizes.memory.largeAlarms`, where a pool that doubles would show its cliff. */
+    readonly large?: { readonly alarms: number; readonly bytesPerAlarm: number | undefined }
+  }
 }
 
 export interface Options {
@@ -278,6 +283,7 @@ export const run = async (opts: Options): Promise<Results> => {
     )
   }
   const memoryCells: MemoryCell[] = []
+  let large: Results['memory']['large']
   if (chosen.has('memory')) {
     log(`memory: ${Workloads.showCount(sizes.memory.alarms)} outstanding alarms`)
     const data = Workloads.memory(sizes.memory, seed)
@@ -288,6 +294,13 @@ export const run = async (opts: Options): Promise<Results> => {
         memoryCells.push({ impl: clock.name, kind: 'clock', bytesPerAlarm: drivers.clockMemory(clock, data) })
       }
     }
+    const largeAlarms = sizes.memory.largeAlarms
+    const wheel = opts.queues[0]
+    if (largeAlarms !== undefined && wheel !== undefined) {
+      log(`memory: ${Workloads.showCount(largeAlarms)} outstanding alarms, ${wheel.name} alone`)
+      const bytesPerAlarm = drivers.memory(wheel, Workloads.memory({ alarms: largeAlarms }, seed))
+      large = { alarms: largeAlarms, bytesPerAlarm }
+    }
   }
-  return { seed, rows, memory: { alarms: sizes.memory.alarms, cells: memoryCells } }
+  return { seed, rows, memory: { alarms: sizes.memory.alarms, cells: memoryCells, ...(large === undefined ? {} : { large }) } }
 }
