@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Elt, PriorityQueue, TimingWheelError, type TimingWheelErrorCode } from '../lib/index.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { Alarm, Elt, PriorityQueue, TimingWheel, TimingWheelError, type TimingWheelErrorCode } from '../lib/index.js'
 import { ageRow } from '../lib/priority-queue/pool.js'
 import { expectCode } from './support/expect-error.js'
 
@@ -279,6 +280,26 @@ describe('the least key of a slot', () => {
     expect(PriorityQueue.minKeyExn(pq)).toBe(sorted[2_001])
     expect(pq.rowsWalked).toBe(afterFirst)
     PriorityQueue.invariant(pq)
+  })
+
+  it('is found by nextAlarmFiresAt without a walk when an event loop cancels its soonest timeout', () => {
+    // The reproduction: 40,000 alarms at distinct times 35 to 70 minutes ahead.
+    const t = TimingWheel.create<number>({ alarmPrecision: 1 })
+    const times = Array.from({ length: 40_000 }, (_, i) => 35 * 60_000 + ((i * 104_729) % (35 * 60_000)) + 0.5)
+    const alarms = times.map((at, i) => [at, TimingWheel.add(t, at, i)] as const).sort((a, b) => a[0] - b[0])
+    let walkedBefore = -1
+    for (let i = 0; i < 1_000; i++) {
+      TimingWheel.remove(t, alarms[i]![1])
+      const next = alarms[i + 1]![0]
+      expect(TimingWheel.nextAlarmFiresAt(t)).toEqual(O.some(Math.floor(next) + 1))
+      expect(TimingWheel.minAlarmTimeInMinInterval(t)).toEqual(O.some(next))
+      expect(Alarm.at(t, alarms[i + 1]![1])).toBe(next)
+      // The first query sorts the slot; no later one walks it.
+      if (i === 0) walkedBefore = t.queue.rowsWalked
+      expect(t.queue.rowsWalked).toBe(walkedBefore)
+    }
+    expect(walkedBefore).toBeLessThanOrEqual(40_000)
+    TimingWheel.invariant(t)
   })
 
   it('errors name the queue and the value (a TimingWheelError, never a TypeError)', () => {

@@ -610,11 +610,14 @@ const firstOccupiedHead = (pq: PriorityQueue<unknown>): number => {
  * the least alarm again and again (cancel the soonest timeout, ask when to wake) never
  * walks it again. It stays sorted while keys arrive in order.
  */
-const findMinRow = (pq: PriorityQueue<unknown>): number => {
+const findMinRow = (pq: PriorityQueue<unknown>): number => nextOf(pq.pool, sortedFirstSlot(pq))
+
+/** The head of the first occupied slot, sorted if it can hold several keys; requires a non-empty level. */
+const sortedFirstSlot = (pq: PriorityQueue<unknown>): number => {
   const pool = pq.pool
   const head = firstOccupiedHead(pq)
   if (levelOfHead(pool, head) !== 0 && !isSorted(pool, head)) pq.rowsWalked += sortList(pool, head)
-  return nextOf(pool, head)
+  return head
 }
 
 /**
@@ -670,19 +673,18 @@ export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
  * or `undefined` if the queue is empty.
  */
 export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, number] | undefined => {
-  const first = minRow(pq)
-  if (first === NO_ROW) return undefined
+  if (pq.length === 0) return undefined
   const pool = pq.pool
-  const key = keyOf(pool, first)
+  // The least key's elements lead their list, which is in key order: the due list, a
+  // level-0 slot (one key) or a sorted slot. Only they are visited.
+  const head = nextOf(pool, DUE_HEAD) !== DUE_HEAD ? DUE_HEAD : sortedFirstSlot(pq)
+  const key = keyOf(pool, nextOf(pool, head))
   let least = Infinity
   let greatest = -Infinity
-  // The least key's elements share a list with `first`: the due list or a slot.
-  for (let row = first; !isHead(pool, row); row = nextOf(pool, row)) {
-    if (keyOf(pool, row) === key) {
-      const at = atOf(pool, row)
-      if (at < least) least = at
-      if (at > greatest) greatest = at
-    }
+  for (let row = nextOf(pool, head); row !== head && keyOf(pool, row) === key; row = nextOf(pool, row)) {
+    const at = atOf(pool, row)
+    if (at < least) least = at
+    if (at > greatest) greatest = at
   }
   return [least, greatest]
 }
