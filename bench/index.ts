@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the timing wheel against the binary heaps and fake-timers a user would
  * otherwise pick, on the workloads of `workloads.ts`. Prints a Markdown table and the
- * targets, writes `bench/results.json`, and exits non-zero if any two implementations
+ * targets, writes `bench/out/results.json` (ignored by git), and exits non-zero if any two implementations
  * fired different alarms.
  *
  * Flags: `--quick` (small sizes, seconds; writes no JSON unless `--out` is given),
@@ -9,7 +9,8 @@
  * Run node with `--expose-gc` (the npm script does) for the memory row and for full
  * collections outside the timed regions.
  */
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fakeTimers } from './adapters/fake-timers.js'
 import { flatqueue } from './adapters/flatqueue.js'
@@ -34,7 +35,7 @@ if (!Number.isInteger(seed) || unknown.length > 0) {
   console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=path] [--only=${allWorkloads.join(',')}]`)
   process.exit(2)
 }
-const out = flag('out') ?? (quick || only !== undefined ? undefined : fileURLToPath(new URL('./results.json', import.meta.url)))
+const out = flag('out') ?? (quick || only !== undefined ? undefined : fileURLToPath(new URL('./out/results.json', import.meta.url)))
 const command = ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')
 
 if (!canMeasureMemory()) {
@@ -53,6 +54,7 @@ try {
   })
   console.log(render(results, command))
   if (out !== undefined) {
+    mkdirSync(dirname(out), { recursive: true })
     writeFileSync(out, toJson(results, command, quick ? 'quick' : 'full'))
     console.error(`wrote ${out}`)
   }

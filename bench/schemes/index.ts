@@ -1,9 +1,10 @@
 /**
  * `npm run bench:schemes`: Varghese & Lauck's timer schemes 1 to 7, measured against the
- * complexities the paper predicts. Writes `bench/report/schemes.md` and its SVG plots.
+ * complexities the paper predicts. Writes `schemes.md` and its SVG plots to `bench/out/schemes`
+ * (ignored by git; `bench/report` holds the published copy).
  *
  * Flags: `--quick` (small sizes, seconds), `--seed=N`, `--out=dir` (default
- * `bench/report`). Run node with `--expose-gc` (the npm script does) for full
+ * `bench/out/schemes`). Run node with `--expose-gc` (the npm script does) for full
  * collections outside the timed regions.
  */
 import { fileURLToPath } from 'node:url'
@@ -20,7 +21,7 @@ if ((seed !== undefined && !Number.isInteger(seed)) || !args.every(known)) {
   console.error('usage: npm run bench:schemes -- [--quick] [--seed=N] [--out=dir]')
   process.exit(2)
 }
-const out = flag('out') ?? fileURLToPath(new URL('../report', import.meta.url))
+const out = flag('out') ?? fileURLToPath(new URL('../out/schemes', import.meta.url))
 const command = ['npm run bench:schemes', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')
 
 if (!canCollect()) console.error('note: node runs without --expose-gc: no full collection before timed phases')
