@@ -161,8 +161,12 @@ interface State extends Jobs.JobQueue {
   readonly core: Core
   /** Stacks of timers created near the loop limit, for its error. */
   readonly errors: WeakMap<Timer, Error>
-  /** The pending idle callbacks: `IdleCallback` without a timeout, `Timeout` with one. */
-  readonly idle: Map<Timer, TimerType>
+  /**
+   * The pending idle callbacks: their type (`IdleCallback` without a timeout, `Timeout`
+   * with one) and the order they were created in, which decides among idle callbacks due
+   * together (their `order` in the schedule changes as they are moved behind others).
+   */
+  readonly idle: Map<Timer, { readonly type: TimerType; readonly order: number }>
   tickMode: TickMode & { readonly counter: number }
   attachedInterval: unknown
   uninstalled: boolean
@@ -176,8 +180,9 @@ interface TickState {
   previous: number
   readonly nanosTotal: number
   firstError: unknown
-  /** `elapsed` before the last step that may move the clock. */
+  /** `elapsed` and `now` before the last step that may move the clock. */
   oldElapsed: number
+  oldNow: number
 }
 
 /** How an async move ends. */
@@ -235,7 +240,7 @@ const loopErrorOf = (f: State, looping: Jobs.Looping): Error =>
 const runJobs = (f: State): void =>
   Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
 
-const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer) ?? timer.kind
+const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
 
 const timerLoopError = (f: State, timer: Timer | undefined): Error =>
   timer === undefined ? noTimer() : loopErrorOf(f, { type: typeOf(f, timer), func: timer.callback, error: f.errors.get(timer) })
@@ -321,16 +326,51 @@ const fire = (f: State, timer: Timer): void => {
 }
 
 /**
+ * fake-timers fires idle callbacks (without a timeout) after every other timer due at the
+ * same time, whenever that was scheduled, and among themselves in the order they were
+ * created. The schedule orders by arming order, so an idle callback found first is
+ * re-armed at the same time, behind the others, until a timer that is not one comes
+ * first, or every one due then has gone round once: then the one created first is the
+ * answer. Time: the idle callbacks due then.
+ */
+const idleLast = (f: State, found: Timer | undefined, again: () => Timer | undefined): Timer | undefined => {
+  let timer = found
+  let firstMoved: Timer | undefined
+  let earliest: Timer | undefined
+  while (timer !== undefined && timer !== firstMoved) {
+    const idle = f.idle.get(timer)
+    if (idle?.type !== 'IdleCallback') return timer
+    firstMoved ??= timer
+    if (earliest === undefined || idle.order < f.idle.get(earliest)!.order) earliest = timer
+    const c = f.core
+    Schedule.remove(c.schedule, timer)
+    timer.order = c.nextOrder++
+    Schedule.add(c.schedule, timer)
+    timer = again()
+  }
+  // Only idle callbacks are due then: the one created first.
+  return earliest ?? timer
+}
+
+/**
  * fake-timers' `firstTimerInRange`: an idle callback that is the only timer left is
  * taken whatever its due time (the host is idle); otherwise the schedule answers.
  */
 const firstInRange = (f: State, low: number, high: number): Timer | undefined => {
   const s = f.core.schedule
-  if (f.idle.size > 0 && Schedule.count(s) === 1) {
+  if (f.idle.size === 0) return Schedule.firstInRange(s, low, high)
+  if (Schedule.count(s) === 1) {
     const only = Schedule.first(s)!
     if (f.idle.has(only)) return only
   }
-  return Schedule.firstInRange(s, low, high)
+  return idleLast(f, Schedule.firstInRange(s, low, high), () => Schedule.firstInRange(s, low, high))
+}
+
+/** fake-timers' `firstTimer`: the first pending timer, idle callbacks last among those due with them. */
+const firstTimer = (f: State): Timer | undefined => {
+  const s = f.core.schedule
+  if (f.idle.size === 0) return Schedule.first(s)
+  return idleLast(f, Schedule.first(s), () => Schedule.first(s))
 }
 
 /** The latest pending timer, by a pass over them all (the wheel keeps minimums only). */
@@ -358,13 +398,24 @@ const describe = (f: State, timer: Timer): TimerDescription => {
 
 // Moving the clock.
 
-/** A callback or job that moved the clock shifts the rest of the range with it. */
+/**
+ * A callback or job that moved the clock shifts the rest of the range with it. fake-timers
+ * shifts in wall-clock time, and after the microtasks that open and close a tick it
+ * leaves the lagging lower end where it was: when those microtasks set the system time,
+ * which shifts every timer, that end moves against the timers, and so it does here.
+ */
 const compensate = (f: State, t: TickState, withPrevious: boolean): void => {
   const moved = f.core.elapsed - t.oldElapsed
-  if (moved === 0) return
   t.tickFrom += moved
   t.tickTo += moved
   if (withPrevious) t.previous += moved
+  else t.previous -= nowOf(f) - t.oldNow - moved
+}
+
+/** Remembers the time before a step that may move the clock, for {@link compensate}. */
+const mark = (f: State, t: TickState): void => {
+  t.oldElapsed = f.core.elapsed
+  t.oldNow = nowOf(f)
 }
 
 const keepFirst = (t: TickState, e: unknown): void => {
@@ -385,10 +436,11 @@ const doTick = (f: State, value: unknown, settle?: Settle): number | undefined =
     nanosTotal: plan.nanosTotal,
     firstError: undefined,
     oldElapsed: c.elapsed,
+    oldNow: nowOf(f),
   }
   c.nanos = plan.nanosTotal
   c.duringTick = true
-  t.oldElapsed = c.elapsed
+  mark(f, t)
   runJobs(f)
   compensate(f, t, false)
 
@@ -408,7 +460,7 @@ const doTick = (f: State, value: unknown, settle?: Settle): number | undefined =
       if (isPending(f, timer)) {
         t.tickFrom = timer.due
         c.elapsed = timer.due
-        t.oldElapsed = c.elapsed
+        mark(f, t)
         try {
           runJobs(f)
           // A job may have cleared the timer; a cleared timer does not fire.
@@ -425,7 +477,7 @@ const doTick = (f: State, value: unknown, settle?: Settle): number | undefined =
       timer = firstInRange(f, t.previous, t.tickTo)
       t.previous = t.tickFrom
     }
-    t.oldElapsed = c.elapsed
+    mark(f, t)
     runJobs(f)
     compensate(f, t, false)
     c.duringTick = false
@@ -456,7 +508,7 @@ const finishTick = (f: State, t: TickState, settle: Settle | undefined): number 
 const next = (f: State): number => {
   const c = f.core
   runJobs(f)
-  const timer = Schedule.first(c.schedule)
+  const timer = firstTimer(f)
   if (timer === undefined) return nowOf(f)
   c.duringTick = true
   try {
@@ -479,7 +531,7 @@ const runAll = (f: State): number => {
     nearLimitAt(f, i)
     next(f)
   }
-  throw timerLoopError(f, Schedule.first(f.core.schedule))
+  throw timerLoopError(f, firstTimer(f))
 }
 
 const runToLast = (f: State): number => {
@@ -533,7 +585,7 @@ const nextAsync = (f: State): Promise<number> =>
   afterMacrotask(f, (resolve, reject) => {
     const c = f.core
     runJobs(f)
-    const timer = Schedule.first(c.schedule)
+    const timer = firstTimer(f)
     if (timer === undefined) {
       resolve(nowOf(f))
       return
@@ -568,7 +620,7 @@ const runAllAsync = (f: State): Promise<number> => {
         f.host.later(() => step(resolve, reject))
         return
       }
-      reject(timerLoopError(f, Schedule.first(f.core.schedule)))
+      reject(timerLoopError(f, firstTimer(f)))
     } catch (e) {
       reject(e)
     }
@@ -724,7 +776,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       }
       const delay = Coerce.coerceDelay(timeout)
       const timer = newTimer(f, 'Timeout', callback, [deadline], delay, undefined)
-      f.idle.set(timer, delay ? 'Timeout' : 'IdleCallback')
+      f.idle.set(timer, { type: delay ? 'Timeout' : 'IdleCallback', order: timer.order })
       return timer.id
     },
     cancelIdleCallback: (id) => clearTimer(f, id, 'IdleCallback'),

@@ -87,8 +87,8 @@ const hasFakeTimers = (target: object, host: Record<string, unknown>): boolean =
   installedOn.has(target) ||
   (host['Date'] as { isFake?: unknown } | undefined)?.isFake === true ||
   timerFunctionNames.some((name) => {
-    const f = host[name] as { clock?: unknown } | undefined
-    return typeof f === 'function' && f.clock !== undefined
+    const f: unknown = host[name]
+    return typeof f === 'function' && (f as { clock?: unknown }).clock !== undefined
   })
 
 /**
