@@ -443,47 +443,50 @@ const doTick = (f: State, value: unknown, settle?: Settle): number | undefined =
   mark(f, t)
   runJobs(f)
   compensate(f, t, false)
+  return runRange(f, t, settle)
+}
 
-  const resume = (): void => {
-    try {
-      compensate(f, t, true)
-      t.previous = t.tickFrom
-      inner()
-    } catch (e) {
-      settle!.reject(e)
-    }
+/** Goes on with an async tick after the macrotask it yielded to. */
+const resume = (f: State, t: TickState, settle: Settle): void => {
+  try {
+    compensate(f, t, true)
+    t.previous = t.tickFrom
+    runRange(f, t, settle)
+  } catch (e) {
+    settle.reject(e)
   }
+}
 
-  const inner = (): number | undefined => {
-    let timer = firstInRange(f, t.tickFrom, t.tickTo)
-    while (timer !== undefined && t.tickFrom <= t.tickTo) {
-      if (isPending(f, timer)) {
-        t.tickFrom = timer.due
-        c.elapsed = timer.due
-        mark(f, t)
-        try {
-          runJobs(f)
-          // A job may have cleared the timer; a cleared timer does not fire.
-          if (isPending(f, timer)) fire(f, timer)
-        } catch (e) {
-          keepFirst(t, e)
-        }
-        if (settle !== undefined) {
-          f.host.later(resume)
-          return undefined
-        }
-        compensate(f, t, true)
+/** The loop of `doTick`: fires the timers in range; async, one, then it yields. */
+const runRange = (f: State, t: TickState, settle: Settle | undefined): number | undefined => {
+  const c = f.core
+  let timer = firstInRange(f, t.tickFrom, t.tickTo)
+  while (timer !== undefined && t.tickFrom <= t.tickTo) {
+    if (isPending(f, timer)) {
+      t.tickFrom = timer.due
+      c.elapsed = timer.due
+      mark(f, t)
+      try {
+        runJobs(f)
+        // A job may have cleared the timer; a cleared timer does not fire.
+        if (isPending(f, timer)) fire(f, timer)
+      } catch (e) {
+        keepFirst(t, e)
       }
-      timer = firstInRange(f, t.previous, t.tickTo)
-      t.previous = t.tickFrom
+      if (settle !== undefined) {
+        f.host.later(() => resume(f, t, settle))
+        return undefined
+      }
+      compensate(f, t, true)
     }
-    mark(f, t)
-    runJobs(f)
-    compensate(f, t, false)
-    c.duringTick = false
-    return finishTick(f, t, settle)
+    timer = firstInRange(f, t.previous, t.tickTo)
+    t.previous = t.tickFrom
   }
-  return inner()
+  mark(f, t)
+  runJobs(f)
+  compensate(f, t, false)
+  c.duringTick = false
+  return finishTick(f, t, settle)
 }
 
 /** fake-timers' `finalizeTick`: timers the last jobs made due in range get a tick of their own. */
