@@ -21,6 +21,17 @@ const runs = process.env['FT_DIFF_RUNS'] === undefined ? undefined : Number(proc
 const timerRuns = runs ?? 3000
 const fullRuns = runs ?? 3000
 
+const realSetTimeout = globalThis.setTimeout
+
+/** A program that never ends is a failure with its counterexample, not a test timeout. */
+const withinSeconds = <A>(seconds: number, work: Promise<A>): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = realSetTimeout(() => reject(new Error(`a program ran for more than ${seconds} s`)), seconds * 1000)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
 const quietWarnings = (): void => {
   // fake-timers warns once when asked to clear an id below its range; programs do that.
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
@@ -51,8 +62,8 @@ describe('timing-wheel/fake-timers and @sinonjs/fake-timers', () => {
       createClock(now, loopLimit) as unknown as Full.FullClockLike
     await fc.assert(
       fc.asyncProperty(Full.programArb, async (program) => {
-        const expected = await Full.runProgram(theirs, program)
-        const actual = await Full.runProgram(ours, program)
+        const expected = await withinSeconds(5, Full.runProgram(theirs, program))
+        const actual = await withinSeconds(5, Full.runProgram(ours, program))
         const difference = firstDifference(actual, expected)
         if (difference !== undefined) expect.fail(difference)
       }),

@@ -293,7 +293,7 @@ const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
       if (typeof native === 'function') (native as (id: unknown) => void)(id)
       return
     }
-    warnOnce(
+    f.host.warnOnce(
       `FakeTimers: ${name} was invoked to clear a native timer instead of one created by this library.` +
         '\nTo automatically clean-up native timers, use `shouldClearNativeTimers`.' +
         `\n${(new Error().stack ?? '').split('\n').slice(1).join('\n')}`,
@@ -310,13 +310,6 @@ const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
   if (!clearable) wrongClear(type, asked)
   f.idle.delete(timer)
   I.clearTimer(f.core, numeric, timer.kind)
-}
-
-let warned = false
-const warnOnce = (message: string): void => {
-  if (warned) return
-  warned = true
-  console.warn(message)
 }
 
 const fire = (f: State, timer: Timer): void => {

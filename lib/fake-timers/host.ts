@@ -55,6 +55,8 @@ export interface Host {
   readonly Promise: PromiseConstructor
   /** Whether this host is the process's own global, whose `timers` modules install also fakes. */
   readonly isProcessGlobal: boolean
+  /** `console.warn`s its first message only: once per host, as fake-timers warns once per `withGlobal`. */
+  readonly warnOnce: (message: string) => void
 }
 
 const isFunction = (value: unknown): value is AnyFunction => typeof value === 'function'
@@ -129,6 +131,7 @@ export const readHost = (global: GlobalObject): Host => {
   const later = (g['setImmediate'] ?? g['setTimeout']) as ((f: () => void) => unknown) | undefined
   const setInterval = g['setInterval'] as ((f: () => void, ms: number) => unknown) | undefined
   const clearInterval = g['clearInterval'] as ((id: unknown) => void) | undefined
+  let warned = false
   return {
     global: g,
     present,
@@ -145,5 +148,10 @@ export const readHost = (global: GlobalObject): Host => {
     promisifyCustom: process ? Symbol.for('nodejs.util.promisify.custom') : undefined,
     Promise: (g['Promise'] as PromiseConstructor | undefined) ?? Promise,
     isProcessGlobal: g === (globalThis as unknown),
+    warnOnce: (message) => {
+      if (warned) return
+      warned = true
+      console.warn(message)
+    },
   }
 }

@@ -15,7 +15,7 @@
  * clear their own interval), one on microtasks (no more than the loop limit, past
  * which fake-timers' `tick` retries a timer forever), async moves only at the top
  * level (awaited), and the
- * `nextAsync` mode only until the first callback it fires, with throwing turned off
+ * `nextAsync` mode only until the first callback it fires (or no timer is left), with throwing turned off
  * meanwhile (the mode's loop would otherwise end in an unhandled rejection, on both
  * clocks alike).
  */
@@ -379,7 +379,13 @@ export const runProgram = async (
       onFire = resolve
     })
     clock.setTickMode({ mode: 'nextAsync' })
-    await fired
+    // Promise callbacks may clear the timers before the mode fires any: then it ends idle.
+    let stopped = false
+    const idle = (async (): Promise<void> => {
+      while (!stopped && clock.countTimers() > 0) await new Promise((resolve) => setImmediate(resolve))
+    })()
+    await Promise.race([fired, idle])
+    stopped = true
     clock.setTickMode({ mode: 'manual' })
     quiet = false
     trace.push(`autoStep ${state()}`)
