@@ -174,6 +174,26 @@ describe('install on the process global', () => {
   })
 })
 
+describe('clearing a native timer', () => {
+  it('warns once per withGlobal and clears nothing, without shouldClearNativeTimers', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    try {
+      const g = fakeGlobal()
+      const clock = withGlobal(g).createClock()
+      clock.setTimeout(() => undefined, 10)
+      clock.clearTimeout(17)
+      clock.clearTimeout(18)
+      expect(warn).toHaveBeenCalledTimes(1)
+      expect(String(warn.mock.calls[0]![0])).toContain('FakeTimers: clearTimeout was invoked to clear a native timer')
+      expect(clock.countTimers()).toBe(1)
+      withGlobal(g).createClock().clearInterval(19)
+      expect(warn).toHaveBeenCalledTimes(2)
+    } finally {
+      warn.mockRestore()
+    }
+  })
+})
+
 describe('withGlobal', () => {
   it('reads another global: numeric ids where its setTimeout returns numbers, its own originals', () => {
     const g = fakeGlobal()

@@ -244,6 +244,17 @@ describe('moving the clock', () => {
     expect(clock.now).toBe(62_000)
   })
 
+  it('refuses amounts and times that are not finite, where fake-timers would run to Infinity', async () => {
+    const clock = createClock()
+    clock.setTimeout(() => undefined, 5)
+    expect(() => clock.tick(Infinity)).toThrow(TypeError)
+    expect(() => clock.jump(Number.NaN)).toThrow(TypeError)
+    await expect(clock.tickAsync(Infinity)).rejects.toThrow(TypeError)
+    expect(() => clock.setSystemTime(Infinity)).toThrow(RangeError)
+    expect(clock.now).toBe(0)
+    expect(clock.countTimers()).toBe(1)
+  })
+
   it('jump fires each overdue timer once, at the end', () => {
     const clock = createClock()
     const times: number[] = []

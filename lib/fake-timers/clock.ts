@@ -21,11 +21,25 @@
  * range with it; the lower end of the search after each timer lags one timer behind; the
  * first error is rethrown at the end.
  *
- * Differences from fake-timers, all deliberate: a handle's `refresh()` re-arms its timer
- * after every timer already due then (fake-timers can leave its heap out of order); a
- * tick or jump of a non-finite amount, and a system time that is not finite, throw
- * rather than run forever or compute NaN; `runToLast` finds the last timer by a pass over
- * the timers (as fake-timers does) and then ticks there.
+ * Differences from fake-timers, all deliberate:
+ *
+ * - a handle's `refresh()` re-arms its timer after every timer already due then, as
+ *   Node does (fake-timers changes the due time before taking the timer out of its heap,
+ *   which can leave the heap out of order);
+ * - a tick or jump of a non-finite amount throws a `TypeError`, a start or system time
+ *   that is not finite a `RangeError` (fake-timers runs every timer and reaches
+ *   `Infinity`, or computes NaN);
+ * - assigning `clock.now` moves the wall clock and timers keep their distance from now,
+ *   as with `setSystemTime` (fake-timers' timers keep their wall-clock due times): here
+ *   timers are due at elapsed times, which is what makes `setSystemTime` constant time;
+ * - handles carry their id as an own `id` property, so that two never compare
+ *   deep-equal (fake-timers' differ by their own closures);
+ * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
+ *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
+ *   rather than hand out internal records in heap order;
+ * - `Temporal` and `scheduler.postTask`, which Node 20 lacks, are not faked.
+ *
+ * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
 import * as Coerce from '../sim/coercion.js'
 import { TimerHandle } from '../sim/handle.js'
