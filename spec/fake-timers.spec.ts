@@ -319,6 +319,7 @@ describe('Date, Intl, hrtime and performance', () => {
     expect(made.constructor).toBe(Date)
     expect(clock.Date.toString()).toBe(Date.toString())
     expect(clock.Date.isFake).toBe(true)
+    expect(clock.Date.name).toBe('ClockDate')
   })
 
   it('Intl.DateTimeFormat formats the clock’s time when given no date, and the given date otherwise', () => {

@@ -27,7 +27,8 @@ export type ClockDate = DateConstructor & {
  * new ClockDate().getTime() === clock.now // true
  */
 export const createDate = (NativeDate: DateConstructor): ClockDate => {
-  class Dated extends NativeDate {
+  // Named as fake-timers names it: some code prints `Date.name`.
+  const Dated = class ClockDate extends NativeDate {
     static clock: { readonly now: number }
     static isFake = true as const
 
