@@ -13,8 +13,8 @@
  *
  * Everything stays finite and deterministic: a budget on callbacks (past it they only
  * clear their own interval), one on microtasks (no more than the loop limit, past
- * which fake-timers' `tick` retries a timer forever), async moves only at the top
- * level (awaited), and the
+ * which fake-timers' `tick` retries a timer forever), at most ten async moves started
+ * by callbacks (the program awaits them at its end), and the
  * `nextAsync` mode only until the first callback it fires (or no timer is left), with throwing turned off
  * meanwhile (the mode's loop would otherwise end in an unhandled rejection, on both
  * clocks alike).
@@ -87,6 +87,7 @@ export type Action =
   | { readonly kind: 'setSystemTime'; readonly to: number | Date }
   | { readonly kind: 'read' }
   | { readonly kind: 'move'; readonly move: SyncMove }
+  | { readonly kind: 'startAsync'; readonly move: AsyncMove }
 
 export type Command =
   | { readonly kind: 'action'; readonly action: Action }
@@ -178,13 +179,14 @@ const actionArb = (depth: number): fc.Arbitrary<Action> =>
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('setSystemTime' as const), to: systemTimeArb }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), move: syncMoveArb }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('startAsync' as const), move: asyncMoveArb }) },
   )
 
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ kind: fc.constant('action' as const), action: actionArb(2) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('action' as const), action: fc.record({ kind: fc.constant('move' as const), move: syncMoveArb }) }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('async' as const), move: asyncMoveArb }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('autoStep' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('autoStep' as const) }) },
 )
 
 /** Programs of up to 30 commands. */
@@ -223,6 +225,9 @@ export const runProgram = async (
   let quiet = false
   let onFire: (() => void) | undefined
   let lastHrtime: [number, number] = [0, 0]
+  /** Async moves started by callbacks and not awaited by anyone: the program waits for them at its end. */
+  const started = new Set<Promise<void>>()
+  let asyncLeft = 10
 
   const state = (): string => `now=${show(clock.now)} count=${clock.countTimers()} perf=${show(clock.performance.now())}`
 
@@ -346,13 +351,26 @@ export const runProgram = async (
       case 'move':
         attempt(`    nested ${JSON.stringify(action.move)}`, () => move(action.move))
         return
+      case 'startAsync': {
+        if (asyncLeft-- <= 0 || quiet) return
+        const label = `    started ${JSON.stringify(action.move)}`
+        trace.push(`${label} ${state()}`)
+        const done = asyncMove(action.move).then(
+          (result) => void trace.push(`${label} = ${show(result)} ${state()}`),
+          (e: unknown) => void trace.push(`${label} threw ${describeError(e)} ${state()}`),
+        )
+        started.add(done)
+        return
+      }
     }
   }
+
+  const asyncMove = (m: AsyncMove): Promise<number> => (m.kind === 'tickAsync' ? clock.tickAsync(m.ms) : clock[m.kind]())
 
   const runAsync = async (m: AsyncMove): Promise<void> => {
     let outcome: string
     try {
-      const result = await (m.kind === 'tickAsync' ? clock.tickAsync(m.ms) : clock[m.kind]())
+      const result = await asyncMove(m)
       outcome = `= ${show(result)}`
     } catch (e) {
       outcome = `threw ${describeError(e)}`
@@ -361,20 +379,37 @@ export const runProgram = async (
   }
 
   /** `nextAsync` mode until the first callback it fires, or none if there is no timer. */
+  /** Waits for the async moves callbacks started, and the promise callbacks after them. */
+  const settleStarted = async (): Promise<void> => {
+    await new Promise((resolve) => setImmediate(resolve))
+    while (started.size > 0) {
+      const all = [...started]
+      started.clear()
+      await Promise.all(all)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
   const autoStep = async (): Promise<void> => {
+    // An async move running meanwhile would pause the mode and turn it back on after this
+    // step: they all end first.
+    await settleStarted()
+    // From here callbacks neither throw nor start async moves.
+    quiet = true
     let drained = true
     try {
       clock.runMicrotasks()
     } catch {
       drained = false
     }
-    // The mode's loop runs the clock with nothing to catch its errors: only a clock with
-    // no microtasks left and the default loop limit goes into it.
-    if (!drained || clock.countTimers() === 0 || program.loopLimit !== undefined) {
+    // The mode's loop runs the clock with nothing to catch its errors: callbacks do not
+    // throw meanwhile, the budget on microtasks keeps them below the loop limit, and a
+    // clock whose microtasks would not run goes not into it.
+    if (!drained || clock.countTimers() === 0) {
+      quiet = false
       trace.push(`autoStep skipped ${state()}`)
       return
     }
-    quiet = true
     const fired = new Promise<void>((resolve) => {
       onFire = resolve
     })
@@ -407,8 +442,8 @@ export const runProgram = async (
         break
     }
   }
-  // Let the promise callbacks still queued run, and record them.
-  await new Promise((resolve) => setImmediate(resolve))
+  // Let the promise callbacks still queued run, and the async moves started, and record them.
+  await settleStarted()
   trace.push(`end ${state()} ${reads()}`)
   return trace
 }
