@@ -44,6 +44,8 @@ export interface Clock {
   setTimeout(callback: (...args: number[]) => void, delay: number, ...args: number[]): unknown
   /** Fires the next timer, moving `now` to its time. */
   next(): number
+  /** Moves `ms` forward, firing what is due (the idle row needs it). */
+  tick?(ms: number): number
   countTimers(): number
 }
 

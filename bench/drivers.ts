@@ -240,6 +240,26 @@ export const clockHold = (impl: ClockImpl, w: Hold): Run => {
   return { ops: fired, ns: t1 - t0, phases: {}, checksum: { fired, hash }, left: clock.countTimers() - w.pending }
 }
 
+/**
+ * The idle load: `timers` timeouts spread over the second `ahead` ms from now, then
+ * `ticks` calls of `tick(1)`, none of which fires anything, timed; ns per tick. A clock
+ * that looks at every timer on every tick (fake-timers 15.0) pays for all of them each
+ * time; one that finds the next due time directly pays for nothing.
+ */
+export const clockIdle = (impl: ClockImpl, w: { readonly timers: number; readonly ticks: number; readonly ahead: number }): Run => {
+  let fired = 0
+  const clock = impl.create()
+  const fire = (): void => {
+    fired++
+  }
+  for (let i = 0; i < w.timers; i++) clock.setTimeout(fire, w.ahead + (i % 1000))
+  collect()
+  const t0 = nanos()
+  for (let i = 0; i < w.ticks; i++) clock.tick!(1)
+  const t1 = nanos()
+  return { ops: w.ticks, ns: t1 - t0, phases: {}, checksum: { fired, hash: clock.now >>> 0 }, left: clock.countTimers() - w.timers }
+}
+
 const usedBytes = (): number => {
   const m = process.memoryUsage()
   return m.heapUsed + m.arrayBuffers

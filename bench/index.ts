@@ -5,7 +5,8 @@
  * fired different alarms.
  *
  * Flags: `--quick` (small sizes, seconds; writes no JSON unless `--out` is given),
- * `--seed=N`, `--out=path`, `--only=churn,hold,...` (see `runner.ts` for the names).
+ * `--seed=N`, `--out=path`, `--only=churn,hold,...` (see `runner.ts` for the names). The idle
+ * row measures fake-timers 15.0 too when it is installed (see `adapters/fake-timers-15-0.ts`).
  * Run node with `--expose-gc` (the npm script does) for the memory row and for full
  * collections outside the timed regions.
  */
@@ -13,11 +14,13 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fakeTimers } from './adapters/fake-timers.js'
+import { loadFakeTimers150 } from './adapters/fake-timers-15-0.js'
 import { flatqueue } from './adapters/flatqueue.js'
 import { heapJs } from './adapters/heap-js.js'
 import { tinyqueue } from './adapters/tinyqueue.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
 import { wheel } from './adapters/wheel.js'
+import { wheelFakeTimers } from './adapters/wheel-fake-timers.js'
 import { canMeasureMemory } from './drivers.js'
 import { render, toJson } from './report.js'
 import { ChecksumMismatch, type WorkloadId, allWorkloads, run } from './runner.js'
@@ -42,13 +45,19 @@ if (!canMeasureMemory()) {
   console.error('note: node runs without --expose-gc: no memory figures, and no full GC before timed runs')
 }
 
+const fakeTimers150 = await loadFakeTimers150()
+if (fakeTimers150 === undefined) {
+  console.error('note: fake-timers 15.0 is not installed, so the idle row leaves it out (npm i --no-save fake-timers-15.0.0@npm:@sinonjs/fake-timers@15.0.0)')
+}
+
 try {
   const results = await run({
     sizes: quick ? Workloads.quick : Workloads.full,
     warmSizes: quick ? Workloads.tiny : Workloads.quick,
     seed,
     queues: [wheel, flatqueue, tinyqueue, heapJs],
-    clocks: [await loadVirtualClock(), fakeTimers],
+    clocks: [await loadVirtualClock(), wheelFakeTimers, fakeTimers],
+    idleClocks: fakeTimers150 === undefined ? [] : [fakeTimers150],
     ...(only === undefined ? {} : { workloads: only }),
     log: (line) => process.stderr.write(`${line}\n`),
   })

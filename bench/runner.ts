@@ -17,9 +17,9 @@ import type { Sizes } from './workloads.js'
 
 export type Drivers = typeof DriversModule
 
-export type WorkloadId = 'churn' | 'timeouts' | 'spread' | 'hold' | 'virtualClock' | 'addRemove' | 'memory'
+export type WorkloadId = 'churn' | 'timeouts' | 'spread' | 'hold' | 'virtualClock' | 'idleClock' | 'addRemove' | 'memory'
 
-export const allWorkloads: readonly WorkloadId[] = ['churn', 'timeouts', 'spread', 'hold', 'virtualClock', 'addRemove', 'memory']
+export const allWorkloads: readonly WorkloadId[] = ['churn', 'timeouts', 'spread', 'hold', 'virtualClock', 'idleClock', 'addRemove', 'memory']
 
 /** One implementation's figures on one workload. */
 export interface Cell {
@@ -72,6 +72,12 @@ export interface Options {
   readonly queues: readonly QueueImpl[]
   /** VirtualClock (or why it is missing) first, then the clocks it is compared with. */
   readonly clocks?: readonly [ClockImpl | string, ...ClockImpl[]]
+  /**
+   * Clocks measured on the idle row only, after `clocks` (fake-timers 15.0, which scans
+   * every timer on every move, would take hours on the hold row). The idle row runs only
+   * when this is given.
+   */
+  readonly idleClocks?: readonly ClockImpl[]
   readonly workloads?: readonly WorkloadId[]
   /** Where each implementation's copy of the drivers comes from; see the module comment. */
   readonly loadDrivers?: (key: string) => Promise<Drivers>
@@ -267,6 +273,26 @@ export const run = async (opts: Options): Promise<Results> => {
         warm: (d: Drivers, c: ClockImpl) => d.clockHold(c, warm),
       }))
       rows.push({ id: 'virtual-clock', label, description, ops: h.fired, cells: await measure(opts, 'virtual clock', subjects) })
+    }
+  }
+  if (chosen.has('idleClock') && opts.idleClocks !== undefined) {
+    const w = sizes.idle
+    const label = 'idle clock'
+    const description =
+      `${Workloads.showCount(w.timers)} timeouts about ${w.ahead / 60_000} min ahead, ` +
+      `${Workloads.showCount(w.ticks)} tick(1) that fire nothing; ns per tick`
+    log(`${label}: ${description}`)
+    const [first, ...others] = opts.clocks ?? ['pending: no clock given']
+    if (typeof first === 'string') {
+      rows.push({ id: 'idle-clock', label, description, ops: w.ticks, pending: first, cells: [] })
+    } else {
+      const subjects = [first, ...others, ...opts.idleClocks].map((impl) => ({
+        impl,
+        name: impl.name,
+        play: (d: Drivers, c: ClockImpl) => d.clockIdle(c, w),
+        warm: (d: Drivers, c: ClockImpl) => d.clockIdle(c, warmSizes.idle),
+      }))
+      rows.push({ id: 'idle-clock', label, description, ops: w.ticks, cells: await measure(opts, 'idle clock', subjects) })
     }
   }
   if (chosen.has('addRemove')) {

@@ -21,6 +21,8 @@ export interface Sizes {
   readonly spread: { readonly alarms: number; readonly span: number; readonly step: number }
   /** The hold model: `pending` events, `fired` events fired, increments Exp(meanIncrement) ms. */
   readonly hold: { readonly pending: number; readonly fired: number; readonly meanIncrement: number }
+  /** A fake clock holding `timers` timeouts `ahead` ms away, then `ticks` calls of `tick(1)` that fire nothing. */
+  readonly idle: { readonly timers: number; readonly ticks: number; readonly ahead: number }
   /** Outstanding alarms whose memory is measured (and, for the timing wheel alone, a larger count). */
   readonly memory: { readonly alarms: number; readonly largeAlarms?: number }
   /** Timed runs of each implementation; the median is reported. */
@@ -43,6 +45,7 @@ export const full: Sizes = {
   timeouts: { ms: 60_000, perMs: 50, maxDelay: 10_000, stoppedFraction: 0.9 },
   spread: { alarms: 1_000_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 100_000, fired: 1_000_000, meanIncrement: 100_000 },
+  idle: { timers: 50_000, ticks: 500, ahead: 3_600_000 },
   memory: { alarms: 1_000_000, largeAlarms: 5_000_000 },
   repeats: 5,
 }
@@ -58,6 +61,7 @@ export const quick: Sizes = {
   timeouts: { ms: 5_000, perMs: 50, maxDelay: 10_000, stoppedFraction: 0.9 },
   spread: { alarms: 100_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 10_000, fired: 100_000, meanIncrement: 10_000 },
+  idle: { timers: 5_000, ticks: 500, ahead: 3_600_000 },
   memory: { alarms: 100_000 },
   repeats: 1,
 }
@@ -73,6 +77,7 @@ export const tiny: Sizes = {
   timeouts: { ms: 300, perMs: 5, maxDelay: 1_000, stoppedFraction: 0.9 },
   spread: { alarms: 2_000, span: 60_000, step: 1_000 },
   hold: { pending: 200, fired: 2_000, meanIncrement: 200 },
+  idle: { timers: 200, ticks: 50, ahead: 60_000 },
   memory: { alarms: 1_000 },
   repeats: 1,
 }

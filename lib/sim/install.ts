@@ -72,12 +72,34 @@ const missing = (name: string): never => {
   throw new TypeError(`VirtualClock.install: the target has no ${name} to fake`)
 }
 
+const installedTwice = (): never => {
+  throw new TypeError("Can't install fake timers twice on the same global object.")
+}
+
+/** Targets a clock of this module is installed on. */
+const installedOn = new WeakSet<object>()
+
+/**
+ * Whether `host` already has fake timers: a clock of this module, or a fake-timers-style
+ * clock (whose `Date` says `isFake`, whose timer functions carry their `clock`).
+ */
+const hasFakeTimers = (target: object, host: Record<string, unknown>): boolean =>
+  installedOn.has(target) ||
+  (host['Date'] as { isFake?: unknown } | undefined)?.isFake === true ||
+  timerFunctionNames.some((name) => {
+    const f: unknown = host[name]
+    return typeof f === 'function' && (f as { clock?: unknown }).clock !== undefined
+  })
+
 /**
  * Replaces the target's timer functions, `Date.now` and `performance.now` with the
- * clock's. The replacements forward to the clock and carry a `clock` property, which
- * testing libraries look for to detect fake timers. Throws a `TypeError` if `Date` or
- * `performance` is asked for and missing, or if a property cannot be replaced (frozen);
- * the replacements already made are then undone. Constant time.
+ * clock's. The timer replacements forward to the clock and carry a `clock` property,
+ * which testing libraries look for to detect fake timers; `performance.now` becomes the
+ * clock's own function, as in fake-timers; a `Date` without `now` is left without one.
+ * Throws a `TypeError` if the target already has fake timers (this module's or
+ * fake-timers'), if `Date` or `performance` is asked for and missing, or if a property
+ * cannot be replaced (frozen); the replacements already made are then undone. Constant
+ * time.
  *
  * @example
  * const installation = install(clock, globalThis)
@@ -85,6 +107,7 @@ const missing = (name: string): never => {
  */
 export const install = (clock: Fakes, target: object, options: InstallOptions = {}): Installation => {
   const host = target as Record<string, unknown>
+  if (hasFakeTimers(target, host)) installedTwice()
   const wanted = options.toFake
   const fakes = (name: FakeableName, present: boolean): boolean =>
     wanted === undefined ? present : wanted.includes(name)
@@ -100,16 +123,22 @@ export const install = (clock: Fakes, target: object, options: InstallOptions = 
     const date = host['Date']
     if (fakes('Date', typeof date === 'function')) {
       if (typeof date !== 'function') missing('Date')
-      replace(saved, date as object, 'now', () => clock.now, false)
+      if (typeof (date as { now?: unknown }).now === 'function') replace(saved, date as object, 'now', () => clock.now, false)
     }
     const performance = host['performance']
     if (fakes('performance', typeof performance === 'object' && performance !== null)) {
       if (typeof performance !== 'object' || performance === null) missing('performance')
-      replace(saved, performance as object, 'now', () => clock.performance.now(), false)
+      replace(saved, performance as object, 'now', clock.performance.now, false)
     }
   } catch (e) {
     putBack(saved)
     throw e
   }
-  return { restore: () => putBack(saved) }
+  installedOn.add(target)
+  return {
+    restore: () => {
+      installedOn.delete(target)
+      putBack(saved)
+    },
+  }
 }

@@ -668,3 +668,27 @@ export const invariant = (clock: VirtualClock): void => {
     if (keyOf(timer.id) !== key || timer.place === undefined) fail(`timer ${timer.id} is not scheduled under its key`)
   }
 }
+
+/**
+ * @internal The state behind a clock and the steps that move it, for
+ * `timing-wheel/fake-timers`: its clocks are these clocks, moved step by step so that
+ * they can run queued microtasks between timers and yield to the host's event loop
+ * between them, as fake-timers' clocks do. Not part of the public API.
+ */
+export const internals = {
+  stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
+  nowOf,
+  performanceNow,
+  timeToNextFrame,
+  checkCallback,
+  addTimer,
+  keyOf,
+  clearTimer,
+  fire,
+  planTick,
+  setSystemTime,
+  reset,
+}
+
+/** @internal The state of a clock, for {@link internals}. */
+export type { State }

@@ -1,0 +1,320 @@
+/**
+ * A fake-timers clock on a `VirtualClock`: everything `@sinonjs/fake-timers` 15.5's
+ * `createClock` returns, with the timers kept and fired by the virtual clock's schedule.
+ *
+ * The clock object is assembled here: its timer functions, microtask queue, `Date`,
+ * `Intl`, `hrtime` and `performance` over the state of `state.ts`, and its moves from
+ * `moves.ts`. Its timers are a `VirtualClock`'s, so ids, handles, coercions, the firing
+ * order and the per-timer cost are the virtual clock's.
+ *
+ * Differences from fake-timers, all deliberate:
+ *
+ * - a handle's `refresh()` re-arms its timer after every timer already due then, as
+ *   Node does (fake-timers changes the due time before taking the timer out of its heap,
+ *   which can leave the heap out of order);
+ * - a tick or jump of a non-finite amount throws a `TypeError`, a start or system time
+ *   that is not finite a `RangeError` (fake-timers runs every timer and reaches
+ *   `Infinity`, or computes NaN);
+ * - assigning `clock.now` moves the wall clock and timers keep their distance from now,
+ *   as with `setSystemTime` (fake-timers' timers keep their wall-clock due times): here
+ *   timers are due at elapsed times, which is what makes `setSystemTime` constant time;
+ * - handles carry their id as an own `id` property, so that two never compare
+ *   deep-equal (fake-timers' differ by their own closures);
+ * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
+ *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
+ *   rather than hand out internal records in heap order;
+ * - `Temporal` and `scheduler.postTask`, which Node 20 lacks, are not faked.
+ *
+ * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
+ */
+import * as Coerce from '../sim/coercion.js'
+import * as Schedule from '../sim/schedule.js'
+import * as TimerTable from '../sim/timer-table.js'
+import { firesBefore } from '../sim/timer.js'
+import * as VirtualClock from '../sim/virtual-clock.js'
+import { type ClockDate, createDate } from './date.js'
+import type { Host } from './host.js'
+import { createIntl } from './intl.js'
+import * as Jobs from './jobs.js'
+import * as Moves from './moves.js'
+import {
+  type State,
+  type TimerType,
+  I,
+  clearTimer,
+  describe,
+  handleOf,
+  hrtime,
+  newTimer,
+  nowOf,
+  runJobs,
+} from './state.js'
+
+export type { TimerType } from './state.js'
+
+/** How the clock moves by itself: not at all, to each timer in turn, or with real time. */
+export interface TickMode {
+  readonly mode: 'manual' | 'nextAsync' | 'interval'
+  /** For `interval`: how many ms to tick every as many real ms; default 20. */
+  readonly delta?: number | undefined
+}
+
+type Callback = (...args: never[]) => unknown
+
+/** `process.hrtime` on virtual time: `[seconds, nanoseconds]` since the clock's start. */
+export interface HrTime {
+  (previous?: readonly [number, number]): [number, number]
+  bigint?: () => bigint
+}
+
+/**
+ * A pending timer as fake-timers shows it (`clock.timers`, `uninstall()`): times are
+ * wall-clock ms; `createdAt` is when it was last armed (created, re-armed by its
+ * interval, refreshed).
+ */
+export interface TimerDescription {
+  readonly id: number
+  readonly type: TimerType
+  readonly func: (...args: unknown[]) => unknown
+  readonly args: readonly unknown[] | undefined
+  readonly delay: number | undefined
+  readonly interval: number | undefined
+  readonly createdAt: number
+  readonly callAt: number
+}
+
+/** What `requestIdleCallback` passes its callback. */
+export interface IdleDeadline {
+  readonly didTimeout: boolean
+  readonly timeRemaining: () => number
+}
+
+/**
+ * A fake-timers clock. Its functions do not use `this`. Made by `createClock` and
+ * `install` of `timing-wheel/fake-timers`.
+ */
+export interface Clock {
+  /** The wall-clock time in ms since the epoch; setting it moves the wall clock only. */
+  now: number
+  /** How many timers `runAll` runs, and jobs one microtask run runs, before giving up. */
+  loopLimit: number
+  /** Whether a run is one step from the loop limit (creations then record their stacks). */
+  readonly isNearInfiniteLimit: boolean
+  /** The current tick mode. */
+  readonly tickMode: TickMode & { readonly counter: number }
+  /** A `Date` whose current time is this clock's. */
+  readonly Date: ClockDate
+  /** The host's `Intl`, with `DateTimeFormat` formatting this clock's time by default. */
+  readonly Intl?: typeof Intl
+  /** `performance` on virtual time: `now()`, and after `install` the rest of `Performance` as no-ops. */
+  readonly performance?: { now: () => number; [name: string]: unknown }
+  /** `process.hrtime` on virtual time (where the host has `process.hrtime`). */
+  readonly hrtime?: HrTime
+  /** The pending timers by id, as a fresh `Map` of descriptions. */
+  readonly timers: Map<number, TimerDescription>
+
+  readonly setTimeout: (callback: Callback, delay?: unknown, ...args: unknown[]) => VirtualClock.TimerId
+  readonly clearTimeout: (id?: unknown) => void
+  readonly setInterval: (callback: Callback, delay?: unknown, ...args: unknown[]) => VirtualClock.TimerId
+  readonly clearInterval: (id?: unknown) => void
+  readonly setImmediate: (callback: Callback, ...args: unknown[]) => VirtualClock.TimerId
+  readonly clearImmediate: (id?: unknown) => void
+  readonly requestAnimationFrame: (callback: (time: number) => unknown) => number
+  readonly cancelAnimationFrame: (id?: unknown) => void
+  readonly requestIdleCallback: (callback: (deadline: IdleDeadline) => unknown, options?: { timeout?: number }) => number
+  readonly cancelIdleCallback: (id?: unknown) => void
+  /** Queues a faked microtask; it runs at the clock's next move or `runMicrotasks`. */
+  readonly nextTick: (callback: Callback, ...args: unknown[]) => void
+  /** As `nextTick`, without arguments. */
+  readonly queueMicrotask: (callback: Callback) => void
+  /** Runs the queued microtasks now. */
+  readonly runMicrotasks: () => void
+  /** Pending timers plus queued microtasks. */
+  readonly countTimers: () => number
+
+  /** Moves `ms` forward (a number or "hh:mm:ss"), firing what is due; returns `now`. */
+  readonly tick: (ms: number | string) => number
+  /** Fires the first timer; returns `now`. */
+  readonly next: () => number
+  /** Fires timers until none is left, at most `loopLimit`; returns `now`. */
+  readonly runAll: () => number
+  /** Ticks to the next animation frame; returns `now`. */
+  readonly runToFrame: () => number
+  /** Ticks to the last pending timer; returns `now`. */
+  readonly runToLast: () => number
+  /** `tick`, yielding one real macrotask after each timer so promise callbacks run between them. */
+  readonly tickAsync: (ms: number | string) => Promise<number>
+  /** `next`, then one real macrotask. */
+  readonly nextAsync: () => Promise<number>
+  /** `runAll`, yielding one real macrotask after each timer. */
+  readonly runAllAsync: () => Promise<number>
+  /** `runToLast` as `tickAsync`. */
+  readonly runToLastAsync: () => Promise<number>
+  /** Drops every timer and microtask and goes back to the start time. */
+  readonly reset: () => void
+  /** Sets the wall clock; timers keep their distance from now. */
+  readonly setSystemTime: (now?: number | Date) => void
+  /** Moves `ms` forward firing each overdue timer once, as after a sleep; returns `now`. */
+  readonly jump: (ms: number | string) => number
+  /** Sets how the clock moves by itself. */
+  readonly setTickMode: (mode: TickMode) => void
+  /** Puts back what `install` replaced; returns the pending timers. */
+  uninstall: () => TimerDescription[]
+  [more: string]: unknown
+}
+
+// The clock.
+
+/**
+ * A fake-timers clock on `host` at `start` (ms since the epoch, a `Date`, or falsy for
+ * 0; floored), giving up after `loopLimit` timers in `runAll` (0 or absent: 1000).
+ * Throws a `TypeError` for a start that is not a time, a `RangeError` for one that is
+ * not finite.
+ *
+ * @example
+ * const clock = createClock(host, 0)
+ * clock.setTimeout(() => console.log(clock.now), 10)
+ * clock.tick(10) // logs 10
+ */
+export const createClock = (host: Host, start?: unknown, loopLimit?: number): Clock => {
+  const vc = VirtualClock.create({ now: Coerce.epochOf(start), loopLimit: loopLimit || 1000 })
+  const core = I.stateOf(vc)!
+  const ClockDateClass = createDate(host.NativeDate)
+  const f: State = {
+    host,
+    vc,
+    core,
+    jobs: [],
+    nearLimit: false,
+    get loopLimit() {
+      return core.loopLimit
+    },
+    errors: new WeakMap(),
+    idle: new Map(),
+    tickMode: { mode: 'manual', counter: 0, delta: undefined },
+    attachedInterval: undefined,
+    uninstalled: false,
+    clock: undefined as unknown as Clock,
+  }
+  const clockHrtime: HrTime = (previous) => hrtime(f, previous)
+  if (host.present.hrtime && typeof (host.timers.hrtime as { bigint?: unknown }).bigint === 'function') {
+    clockHrtime.bigint = () => {
+      const [seconds, nanos] = hrtime(f)
+      return BigInt(seconds) * 1_000_000_000n + BigInt(nanos)
+    }
+  }
+  const clock: Clock = {
+    get now() {
+      return nowOf(f)
+    },
+    set now(now: number) {
+      // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
+      // would come closer, these are due at elapsed times and keep their distance.
+      core.refNow = now - (core.elapsed - core.refElapsed)
+    },
+    get loopLimit() {
+      return core.loopLimit
+    },
+    set loopLimit(limit: number) {
+      core.loopLimit = limit
+    },
+    get isNearInfiniteLimit() {
+      return f.nearLimit
+    },
+    get tickMode() {
+      return f.tickMode
+    },
+    Date: ClockDateClass,
+    get timers() {
+      const timers = new Map<number, TimerDescription>()
+      for (const [, timer] of TimerTable.entries(core.timers)) timers.set(timer.id, describe(f, timer))
+      return timers
+    },
+    setTimeout: (callback, delay, ...args) =>
+      handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined)),
+    clearTimeout: (id) => clearTimer(f, id, 'Timeout'),
+    setInterval: (callback, delay, ...args) => {
+      const parsed = Coerce.parseIntervalDelay(delay)
+      I.checkCallback(callback)
+      const interval = Coerce.coerceInterval(parsed)
+      return handleOf(f, newTimer(f, 'Interval', callback, args, Coerce.coerceDelay(parsed), interval))
+    },
+    clearInterval: (id) => clearTimer(f, id, 'Interval'),
+    setImmediate: (callback, ...args) => handleOf(f, newTimer(f, 'Immediate', callback, args, undefined, undefined)),
+    clearImmediate: (id) => clearTimer(f, id, 'Immediate'),
+    requestAnimationFrame: (callback) => {
+      I.checkCallback(callback)
+      const delay = Coerce.coerceDelay(I.timeToNextFrame(core))
+      return newTimer(f, 'AnimationFrame', callback, undefined, delay, undefined).id
+    },
+    cancelAnimationFrame: (id) => clearTimer(f, id, 'AnimationFrame'),
+    requestIdleCallback: (callback, { timeout } = {}) => {
+      const deadline: IdleDeadline = {
+        didTimeout: true,
+        // Idle until the next timer: 50 ms (the longest idle period) while any is pending.
+        timeRemaining: () => (clock.countTimers() > 0 ? 50 : 0),
+      }
+      const delay = Coerce.coerceDelay(timeout)
+      const timer = newTimer(f, 'Timeout', callback, [deadline], delay, undefined)
+      f.idle.set(timer, { type: delay ? 'Timeout' : 'IdleCallback', order: timer.order })
+      return timer.id
+    },
+    cancelIdleCallback: (id) => clearTimer(f, id, 'IdleCallback'),
+    nextTick: (callback, ...args) => Jobs.enqueue(f, callback as Jobs.Job['func'], args),
+    queueMicrotask: (callback) => Jobs.enqueue(f, callback as Jobs.Job['func'], []),
+    runMicrotasks: () => runJobs(f),
+    countTimers: () => Schedule.count(core.schedule) + f.jobs.length,
+    tick: (ms) => Moves.doTick(f, ms)!,
+    next: () => Moves.next(f),
+    runAll: () => Moves.runAll(f),
+    runToFrame: () => Moves.doTick(f, I.timeToNextFrame(core))!,
+    runToLast: () => Moves.runToLast(f),
+    tickAsync: (ms) => Moves.tickAsync(f, ms),
+    nextAsync: () => Moves.nextAsync(f),
+    runAllAsync: () => Moves.runAllAsync(f),
+    runToLastAsync: () => Moves.runToLastAsync(f),
+    reset: () => {
+      I.reset(core)
+      f.jobs = []
+      f.idle.clear()
+    },
+    setSystemTime: (now) => I.setSystemTime(core, now),
+    jump: (ms) => Moves.jump(f, ms),
+    setTickMode: (mode) => Moves.setTickMode(f, mode),
+    uninstall: () => {
+      f.uninstalled = true
+      Moves.setTickMode(f, { mode: 'manual' })
+      // In firing order, as fake-timers' heap mostly has them.
+      const pending = TimerTable.entries(core.timers).map(([, timer]) => timer)
+      pending.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
+      return pending.map((timer) => describe(f, timer))
+    },
+  }
+  if (host.present.Intl && host.NativeIntl !== undefined) {
+    ;(clock as { Intl?: unknown }).Intl = createIntl(host.NativeIntl, clock)
+  }
+  if (host.present.performance) {
+    const performance = Object.create(null) as { now: () => number }
+    performance.now = () => I.performanceNow(core)
+    ;(clock as { performance?: unknown }).performance = performance
+  }
+  if (host.present.hrtime) (clock as { hrtime?: unknown }).hrtime = clockHrtime
+  if (host.promisifyCustom !== undefined) {
+    const custom = host.promisifyCustom
+    Object.defineProperty(clock.setTimeout, custom, {
+      value: (delay: unknown, value: unknown) =>
+        new host.Promise((resolve) => newTimer(f, 'Timeout', resolve, [value], Coerce.coerceDelay(delay), undefined)),
+      writable: true,
+      configurable: true,
+    })
+    Object.defineProperty(clock.setImmediate, custom, {
+      value: (value: unknown) =>
+        new host.Promise((resolve) => newTimer(f, 'Immediate', resolve, [value], undefined, undefined)),
+      writable: true,
+      configurable: true,
+    })
+  }
+  ClockDateClass.clock = clock
+  f.clock = clock
+  return clock
+}

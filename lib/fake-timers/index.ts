@@ -1,0 +1,81 @@
+/**
+ * `@sinonjs/fake-timers` 15.5's module, on the timing wheel: `timers`, `createClock`,
+ * `install` and `withGlobal`, whose clocks keep and fire their timers in a
+ * `VirtualClock`'s schedule (constant time per timer to start, clear and fire) and do
+ * everything else fake-timers' clocks do: `Date`, `Intl`, microtasks, the async
+ * variants, `hrtime`, `performance`, idle callbacks, tick modes, and Node's `timers`
+ * and `timers/promises` when installed on the process's global.
+ *
+ * @example
+ * import FakeTimers from 'timing-wheel/fake-timers'
+ * const clock = FakeTimers.install({ now: Date.UTC(2024, 0, 1) })
+ * try {
+ *   setTimeout(() => console.log(new Date().toISOString()), 1000)
+ *   await clock.tickAsync(1000) // 2024-01-01T00:00:01.000Z
+ * } finally {
+ *   clock.uninstall()
+ * }
+ *
+ * @module
+ */
+import { type Clock, createClock as createHostClock } from './clock.js'
+import { type FakeMethod, type GlobalObject, readHost } from './host.js'
+import { type InstallConfig, install as installOnHost } from './install.js'
+
+export type { Clock, HrTime, IdleDeadline, TickMode, TimerDescription, TimerType } from './clock.js'
+export type { ClockDate } from './date.js'
+export type { FakeMethod } from './host.js'
+export type { InstallConfig } from './install.js'
+
+/** The module's functions for one global object. */
+export interface FakeTimers {
+  /** The global's originals of everything `install` can fake. */
+  readonly timers: Readonly<Partial<Record<FakeMethod, unknown>>>
+  /** A clock at `now` (ms since the epoch or a `Date`; default 0), `runAll` giving up after `loopLimit` timers. */
+  readonly createClock: (now?: number | Date, loopLimit?: number) => Clock
+  /** A clock installed in place of the global's timers; `clock.uninstall()` undoes it. */
+  readonly install: (config?: InstallConfig) => Clock
+  /** The same functions for another global object (a jsdom window, a `vm` context). */
+  readonly withGlobal: (global: object) => FakeTimers
+}
+
+/**
+ * The module's functions for `global`, as fake-timers' `withGlobal`. Reads the global
+ * once, now: what it has, and its originals. Throws an `Error` if it has no `Date`.
+ *
+ * @example
+ * const { install } = withGlobal(dom.window)
+ * const clock = install()
+ */
+export const withGlobal = (global: object): FakeTimers => {
+  const host = readHost(global as GlobalObject)
+  return {
+    timers: host.timers,
+    createClock: (now, loopLimit) => createHostClock(host, now, loopLimit),
+    install: function install(config?: InstallConfig): Clock {
+      // eslint-disable-next-line prefer-rest-params
+      return installOnHost(host, config, arguments.length - 1)
+    },
+    withGlobal,
+  }
+}
+
+const own = withGlobal(globalThis)
+
+/** The process's originals of everything `install` can fake. */
+export const timers = own.timers
+/** A clock at `now` (default 0); see {@link FakeTimers.createClock}. */
+export const createClock = own.createClock
+/** A clock installed on `globalThis`; see {@link FakeTimers.install}. */
+export const install = own.install
+
+const moduleObject = { timers, createClock, install, withGlobal }
+
+export default moduleObject
+
+/**
+ * What `require('timing-wheel/fake-timers')` returns: a plain object with the four
+ * functions, as fake-timers' CommonJS module is, rather than the frozen namespace
+ * (callers add properties to it, and compare its keys with `withGlobal`'s).
+ */
+export { moduleObject as 'module.exports' }

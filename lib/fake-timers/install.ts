@@ -1,0 +1,252 @@
+/**
+ * `install`: a clock put in place of a global object's timers, `Date`, `performance`,
+ * `Intl`, `process.hrtime` and `process.nextTick`, and taken out again, as fake-timers
+ * does it. On the process's own global it also replaces the functions of Node's `timers`
+ * and `timers/promises` modules and `perf_hooks.performance.now`, so code that imported
+ * those sees the clock too.
+ *
+ * What fake-timers does, this does, attribute for attribute: timer functions become
+ * forwarding functions carrying the clock's function's own properties and a `clock`
+ * property; `Date`, `Intl` and `performance` are replaced by the clock's objects (so
+ * `performance.now === clock.performance.now`); `uninstall` puts back each original
+ * where the target had it as an own property and deletes the replacement otherwise.
+ */
+import { type Clock, createClock } from './clock.js'
+import { type FakeMethod, type GlobalObject, type Host, fakeableNames } from './host.js'
+import * as TimersPromises from './timers-promises.js'
+
+/** fake-timers' install options. */
+export interface InstallConfig {
+  /** The wall-clock time to start at (ms since the epoch or a `Date`); default 0. */
+  readonly now?: number | Date
+  /** Only these names are faked (empty: all). Cannot be used with `toNotFake`. */
+  readonly toFake?: readonly FakeMethod[]
+  /** All names but these are faked. */
+  readonly toNotFake?: readonly FakeMethod[]
+  /** How many timers `runAll` runs before giving up; default 1000. */
+  readonly loopLimit?: number
+  /** Tick `advanceTimeDelta` ms every `advanceTimeDelta` real ms. */
+  readonly shouldAdvanceTime?: boolean
+  /** default 20 */
+  readonly advanceTimeDelta?: number
+  /** Clearing a native timer's id clears it with the original function instead of warning. */
+  readonly shouldClearNativeTimers?: boolean
+  /** Names asked for that the target lacks are skipped rather than refused. */
+  readonly ignoreMissingTimers?: boolean
+}
+
+type Fn = (...args: unknown[]) => unknown
+type Bag = Record<string, unknown>
+
+interface ModuleEntry {
+  readonly module: Bag
+  readonly name: string
+  readonly original: unknown
+}
+
+/** Node's modules, where there are Node modules: read through `getBuiltinModule`, not imported, so the module loads anywhere. */
+const builtin = (name: string): Bag | undefined => {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  try {
+    return process?.getBuiltinModule?.(name) as Bag | undefined
+  } catch {
+    return undefined
+  }
+}
+
+class FakePerformanceEntry {
+  constructor(
+    readonly name: string,
+    readonly entryType: string,
+    readonly startTime: number,
+    readonly duration: number,
+  ) {}
+  toJSON(): string {
+    return JSON.stringify({ ...this })
+  }
+}
+
+const noop = (): undefined => undefined
+const noopArray = (): unknown[] => []
+
+// Cold error paths.
+
+const notAnObject = (config: unknown): never => {
+  throw new TypeError(`FakeTimers.install called with ${String(config)} install requires an object parameter`)
+}
+
+const installedTwice = (): never => {
+  throw new TypeError("Can't install fake timers twice on the same global object.")
+}
+
+const bothLists = (): never => {
+  throw new TypeError('config.toFake and config.toNotFake cannot be used together')
+}
+
+const targetGone = (): never => {
+  throw new TypeError('config.target is no longer supported. Use `withGlobal(target)` instead.')
+}
+
+const missingName = (name: string): never => {
+  throw new ReferenceError(`non-existent timers and/or objects cannot be faked: '${name}'`)
+}
+
+/** The prototype whose methods the fake `performance` mirrors, read when the host was. */
+const performancePrototype = (g: GlobalObject): object | undefined => {
+  const performance = g['performance'] as { constructor?: { prototype?: object } } | undefined
+  if (performance?.constructor?.prototype) return performance.constructor.prototype
+  const Performance = g['Performance'] as { prototype?: object } | undefined
+  if (Performance !== undefined && (typeof Performance === 'function' || typeof Performance === 'object')) return Performance.prototype
+  return undefined
+}
+
+/** fake-timers' `hijackMethod`: puts the clock's `method` on `target`, keeping the original on the clock. */
+const hijack = (target: Bag, method: string, clock: Clock): void => {
+  const fake = clock[method] as Bag
+  fake['hadOwnProperty'] = Object.hasOwn(target, method)
+  clock[`_${method}`] = target[method]
+  if (method === 'Date' || method === 'Intl') target[method] = fake
+  else if (method === 'performance') {
+    const original = Object.getOwnPropertyDescriptor(target, method)
+    if (original?.get && !original.set) {
+      Object.defineProperty(clock, `_${method}`, original)
+      Object.defineProperty(target, method, Object.getOwnPropertyDescriptor(clock, method)!)
+    } else target[method] = fake
+  } else {
+    const forward = function (...args: unknown[]): unknown {
+      return (clock[method] as Fn)(...args)
+    }
+    Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
+    target[method] = forward
+  }
+  ;(target[method] as Bag).clock = clock
+}
+
+/**
+ * Installs a new clock on `host`'s global. Throws a `TypeError` for a config that is not
+ * an object, for both `toFake` and `toNotFake`, for `target`, or when the global's
+ * `Date` is already fake; a `ReferenceError` for a name asked for that the global lacks
+ * (unless `ignoreMissingTimers`).
+ *
+ * @example
+ * const clock = install(host, { now: 0, toFake: ['setTimeout', 'Date'] })
+ * try { ... } finally { clock.uninstall() }
+ */
+export const install = (host: Host, config?: InstallConfig, extraArguments = 0): Clock => {
+  if (extraArguments > 0 || config instanceof Date || Array.isArray(config) || typeof config === 'number') notAnObject(config)
+  const g = host.global
+  if ((g['Date'] as { isFake?: unknown } | undefined)?.isFake === true) installedTwice()
+  const options: InstallConfig & { target?: unknown } = config ?? {}
+  const hasToFake = Object.hasOwn(options, 'toFake')
+  const hasToNotFake = Object.hasOwn(options, 'toNotFake')
+  if (hasToFake && hasToNotFake) bothLists()
+  if (options.target) targetGone()
+  const missing = (name: string): void => {
+    if (!options.ignoreMissingTimers) missingName(name)
+  }
+
+  const clock = createClock(host, options.now, options.loopLimit)
+  const listeners: TimersPromises.AbortListeners = new Map()
+  const all = Object.keys(host.timers) as FakeMethod[]
+  let methods: FakeMethod[]
+  if (hasToFake) methods = options.toFake && options.toFake.length > 0 ? [...options.toFake] : all
+  else if (hasToNotFake) methods = all.filter((name) => !(options.toNotFake ?? []).includes(name))
+  else methods = all
+  clock['shouldClearNativeTimers'] = options.shouldClearNativeTimers || false
+  clock['abortListenerMap'] = listeners
+  clock['methods'] = methods
+
+  if (options.shouldAdvanceTime === true) clock.setTickMode({ mode: 'interval', delta: options.advanceTimeDelta || 20 })
+
+  if (methods.includes('performance') && clock.performance !== undefined) {
+    const proto = performancePrototype(g)
+    if (proto !== undefined) {
+      const performance = clock.performance
+      for (const name of Object.getOwnPropertyNames(proto)) {
+        if (name !== 'now') performance[name] = name.startsWith('getEntries') ? noopArray : noop
+      }
+      performance['mark'] = (name: string) => new FakePerformanceEntry(name, 'mark', 0, 0)
+      performance['measure'] = (name: string) => new FakePerformanceEntry(name, 'measure', 0, 100)
+      performance['timeOrigin'] = options.now instanceof Date ? options.now.getTime() : options.now || 0
+    } else if ((options.toFake ?? []).includes('performance')) missing('performance')
+  }
+
+  const onProcessGlobal = host.isProcessGlobal
+  const timersModule = onProcessGlobal ? builtin('timers') : undefined
+  const promisesModule = onProcessGlobal ? builtin('timers/promises') : undefined
+  const perfHooks = onProcessGlobal ? builtin('perf_hooks') : undefined
+  const moduleEntries: ModuleEntry[] = []
+  let perfNow: { readonly holder: object; readonly descriptor: PropertyDescriptor | undefined } | undefined
+  const process = g['process'] as Bag | undefined
+
+  for (const name of methods) {
+    if (!host.present[name]) {
+      missing(name)
+      continue
+    }
+    if (name === 'hrtime' || name === 'nextTick') {
+      if (process && typeof process[name] === 'function') hijack(process, name, clock)
+    } else hijack(g, name, clock)
+    if (name === 'performance' && perfHooks?.['performance']) {
+      const holder = perfHooks['performance'] as object
+      perfNow = { holder, descriptor: Object.getOwnPropertyDescriptor(holder, 'now') }
+      Object.defineProperty(holder, 'now', { configurable: true, writable: true, value: clock.performance!.now })
+    }
+    if (timersModule !== undefined && timersModule[name]) {
+      moduleEntries.push({ module: timersModule, name, original: timersModule[name] })
+      timersModule[name] = g[name]
+    }
+    if (promisesModule !== undefined) {
+      const fake =
+        name === 'setTimeout'
+          ? TimersPromises.promiseSetTimeout(clock, listeners)
+          : name === 'setImmediate'
+            ? TimersPromises.promiseSetImmediate(clock, listeners)
+            : name === 'setInterval'
+              ? TimersPromises.promiseSetInterval(clock, listeners)
+              : undefined
+      if (fake !== undefined) {
+        moduleEntries.push({ module: promisesModule, name, original: promisesModule[name] })
+        promisesModule[name] = fake
+      }
+    }
+  }
+
+  const ownUninstall = clock.uninstall
+  clock.uninstall = () => {
+    const pending = ownUninstall()
+    const installed = clock['methods'] as FakeMethod[]
+    for (const name of installed) {
+      if ((name === 'hrtime' || name === 'nextTick') && process) process[name] = clock[`_${name}`]
+      else if (name === 'performance') {
+        if (perfNow !== undefined) {
+          if (perfNow.descriptor) Object.defineProperty(perfNow.holder, 'now', perfNow.descriptor)
+          else Reflect.deleteProperty(perfNow.holder, 'now')
+          perfNow = undefined
+        }
+        const original = Object.getOwnPropertyDescriptor(clock, '_performance')
+        if (original?.get && !original.set) Object.defineProperty(g, name, original)
+        else if (original?.configurable) g[name] = clock['_performance']
+      } else if ((clock[name] as Bag | undefined)?.['hadOwnProperty']) g[name] = clock[`_${name}`]
+      else {
+        try {
+          Reflect.deleteProperty(g, name)
+        } catch {
+          // A global that cannot be deleted stays.
+        }
+      }
+    }
+    if (installed.length > 0) for (const entry of moduleEntries) entry.module[entry.name] = entry.original
+    moduleEntries.length = 0
+    clock['methods'] = []
+    for (const [listener, signal] of listeners) {
+      signal.removeEventListener('abort', listener)
+      listeners.delete(listener)
+    }
+    return pending
+  }
+  return clock
+}
+
+/** Every name `install` knows, for `toFake` validation by callers. */
+export const knownNames: readonly FakeMethod[] = fakeableNames

@@ -1,0 +1,338 @@
+/**
+ * Moving a fake-timers clock: `tick`, `next`, `runAll`, `runToLast`, `jump`, their async
+ * variants, and the tick modes, as fake-timers' loops, step for step, in elapsed time
+ * (`setSystemTime` moves the wall clock, not the timers; see `virtual-clock.ts`).
+ *
+ * fake-timers runs the microtask queue before every timer and after every move, and its
+ * async variants yield one real macrotask between timers, so these loops can stop after
+ * any timer and resume later; that is why they are not the virtual clock's own. A
+ * callback or job that moves the clock shifts the rest of the range with it; the lower
+ * end of the search after each timer lags one timer behind; the first error is rethrown
+ * at the end. Constant time per timer fired plus the schedule's search, except
+ * `runToLast`, which finds the last timer by a pass over them all, as fake-timers does.
+ */
+import * as Coerce from '../sim/coercion.js'
+import * as Schedule from '../sim/schedule.js'
+import type { TickMode } from './clock.js'
+import {
+  type State,
+  I,
+  fire,
+  firstInRange,
+  firstTimer,
+  isPending,
+  lastTimer,
+  nearLimitAt,
+  notFinite,
+  nowOf,
+  runJobs,
+  timerLoopError,
+} from './state.js'
+
+// Moving the clock.
+
+/** One call of fake-timers' `doTick`, in elapsed time. */
+interface TickState {
+  tickFrom: number
+  tickTo: number
+  previous: number
+  readonly nanosTotal: number
+  firstError: unknown
+  /** `elapsed` and `now` before the last step that may move the clock. */
+  oldElapsed: number
+  oldNow: number
+}
+
+/** How an async move ends. */
+interface Settle {
+  readonly resolve: (now: number) => void
+  readonly reject: (reason: unknown) => void
+}
+
+/**
+ * A callback or job that moved the clock shifts the rest of the range with it. fake-timers
+ * shifts in wall-clock time, and after the microtasks that open and close a tick it
+ * leaves the lagging lower end where it was: when those microtasks set the system time,
+ * which shifts every timer, that end moves against the timers, and so it does here.
+ */
+const compensate = (f: State, t: TickState, withPrevious: boolean): void => {
+  const moved = f.core.elapsed - t.oldElapsed
+  t.tickFrom += moved
+  t.tickTo += moved
+  if (withPrevious) t.previous += moved
+  else t.previous -= nowOf(f) - t.oldNow - moved
+}
+
+/** Remembers the time before a step that may move the clock, for {@link compensate}. */
+const mark = (f: State, t: TickState): void => {
+  t.oldElapsed = f.core.elapsed
+  t.oldNow = nowOf(f)
+}
+
+const keepFirst = (t: TickState, e: unknown): void => {
+  if (!t.firstError) t.firstError = e
+}
+
+/**
+ * fake-timers' `doTick`. Sync, it returns `now`; async (`settle` given), it fires one
+ * timer, yields a real macrotask, and goes on from there, settling at the end.
+ */
+export const doTick = (f: State, value: unknown, settle?: Settle): number | undefined => {
+  const c = f.core
+  const plan = I.planTick(Coerce.tickValueToMs(value), c.elapsed, c.nanos)
+  const t: TickState = {
+    tickFrom: c.elapsed,
+    tickTo: plan.tickTo,
+    previous: c.elapsed,
+    nanosTotal: plan.nanosTotal,
+    firstError: undefined,
+    oldElapsed: c.elapsed,
+    oldNow: nowOf(f),
+  }
+  c.nanos = plan.nanosTotal
+  c.duringTick = true
+  mark(f, t)
+  runJobs(f)
+  compensate(f, t, false)
+  return runRange(f, t, settle)
+}
+
+/** Goes on with an async tick after the macrotask it yielded to. */
+const resume = (f: State, t: TickState, settle: Settle): void => {
+  try {
+    compensate(f, t, true)
+    t.previous = t.tickFrom
+    runRange(f, t, settle)
+  } catch (e) {
+    settle.reject(e)
+  }
+}
+
+/** The loop of `doTick`: fires the timers in range; async, one, then it yields. */
+const runRange = (f: State, t: TickState, settle: Settle | undefined): number | undefined => {
+  const c = f.core
+  let timer = firstInRange(f, t.tickFrom, t.tickTo)
+  while (timer !== undefined && t.tickFrom <= t.tickTo) {
+    if (isPending(f, timer)) {
+      t.tickFrom = timer.due
+      c.elapsed = timer.due
+      mark(f, t)
+      try {
+        runJobs(f)
+        // A job may have cleared the timer; a cleared timer does not fire.
+        if (isPending(f, timer)) fire(f, timer)
+      } catch (e) {
+        keepFirst(t, e)
+      }
+      if (settle !== undefined) {
+        f.host.later(() => resume(f, t, settle))
+        return undefined
+      }
+      compensate(f, t, true)
+    }
+    timer = firstInRange(f, t.previous, t.tickTo)
+    t.previous = t.tickFrom
+  }
+  mark(f, t)
+  runJobs(f)
+  compensate(f, t, false)
+  c.duringTick = false
+  return finishTick(f, t, settle)
+}
+
+/** fake-timers' `finalizeTick`: timers the last jobs made due in range get a tick of their own. */
+const finishTick = (f: State, t: TickState, settle: Settle | undefined): number | undefined => {
+  const c = f.core
+  if (firstInRange(f, t.tickFrom, t.tickTo) !== undefined) {
+    try {
+      doTick(f, t.tickTo - c.elapsed)
+    } catch (e) {
+      keepFirst(t, e)
+    }
+  } else {
+    c.elapsed = t.tickTo
+    c.nanos = t.nanosTotal
+  }
+  if (t.firstError) throw t.firstError
+  if (settle === undefined) return nowOf(f)
+  settle.resolve(nowOf(f))
+  return undefined
+}
+
+export const next = (f: State): number => {
+  const c = f.core
+  runJobs(f)
+  const timer = firstTimer(f)
+  if (timer === undefined) return nowOf(f)
+  c.duringTick = true
+  try {
+    c.elapsed = timer.due
+    fire(f, timer)
+    runJobs(f)
+    return nowOf(f)
+  } finally {
+    c.duringTick = false
+  }
+}
+
+export const runAll = (f: State): number => {
+  runJobs(f)
+  for (let i = 0; i < f.core.loopLimit; i++) {
+    if (Schedule.count(f.core.schedule) === 0) {
+      f.nearLimit = false
+      return nowOf(f)
+    }
+    nearLimitAt(f, i)
+    next(f)
+  }
+  throw timerLoopError(f, firstTimer(f))
+}
+
+export const runToLast = (f: State): number => {
+  const last = lastTimer(f)
+  if (last === undefined) {
+    runJobs(f)
+    return nowOf(f)
+  }
+  return doTick(f, last.due - f.core.elapsed)!
+}
+
+export const jump = (f: State, value: unknown): number => {
+  const c = f.core
+  const msFloat = Coerce.tickValueToMs(value)
+  if (!Number.isFinite(msFloat)) notFinite('jump', msFloat)
+  const ms = Math.floor(msFloat)
+  Schedule.raiseDueTimes(c.schedule, c.elapsed + ms, c.elapsed)
+  doTick(f, ms)
+  return nowOf(f)
+}
+
+// The async variants: each starts after one real macrotask, as fake-timers' do.
+
+/** While the clock advances itself (`nextAsync` mode), an explicit async move pauses it. */
+const pauseAutoTick = <A>(f: State, promise: Promise<A>): Promise<A> => {
+  if (f.tickMode.mode !== 'nextAsync') return promise
+  setTickMode(f, { mode: 'manual' })
+  return promise.finally(() => {
+    if (!f.uninstalled) setTickMode(f, { mode: 'nextAsync' })
+  })
+}
+
+const afterMacrotask = (
+  f: State,
+  body: (resolve: (now: number | PromiseLike<number>) => void, reject: (e: unknown) => void) => void,
+): Promise<number> =>
+  pauseAutoTick(
+    f,
+    new f.host.Promise<number>((resolve, reject) => {
+      f.host.later(() => {
+        try {
+          body(resolve, reject)
+        } catch (e) {
+          reject(e)
+        }
+      })
+    }),
+  )
+
+export const nextAsync = (f: State): Promise<number> =>
+  afterMacrotask(f, (resolve, reject) => {
+    const c = f.core
+    runJobs(f)
+    const timer = firstTimer(f)
+    if (timer === undefined) {
+      resolve(nowOf(f))
+      return
+    }
+    let error: unknown
+    c.duringTick = true
+    c.elapsed = timer.due
+    try {
+      fire(f, timer)
+      runJobs(f)
+    } catch (e) {
+      error = e
+    }
+    c.duringTick = false
+    f.host.later(() => (error ? reject(error) : resolve(nowOf(f))))
+  })
+
+export const runAllAsync = (f: State): Promise<number> => {
+  let i = 0
+  const step = (resolve: (now: number) => void, reject: (e: unknown) => void): void => {
+    try {
+      runJobs(f)
+      if (i < f.core.loopLimit) {
+        if (Schedule.count(f.core.schedule) === 0) {
+          f.nearLimit = false
+          resolve(nowOf(f))
+          return
+        }
+        nearLimitAt(f, i)
+        next(f)
+        i++
+        f.host.later(() => step(resolve, reject))
+        return
+      }
+      reject(timerLoopError(f, firstTimer(f)))
+    } catch (e) {
+      reject(e)
+    }
+  }
+  return afterMacrotask(f, step)
+}
+
+export const tickAsync = (f: State, value: unknown): Promise<number> =>
+  afterMacrotask(f, (resolve, reject) => {
+    doTick(f, value, { resolve, reject })
+  })
+
+export const runToLastAsync = (f: State): Promise<number> =>
+  afterMacrotask(f, (resolve) => {
+    const last = lastTimer(f)
+    if (last === undefined) {
+      runJobs(f)
+      resolve(nowOf(f))
+      return
+    }
+    resolve(tickAsync(f, last.due - f.core.elapsed))
+  })
+
+// Tick modes.
+
+export const setTickMode = (f: State, wanted: TickMode): void => {
+  const { mode, delta } = wanted
+  const old = f.tickMode
+  if (mode === old.mode && delta === old.delta) return
+  if (old.mode === 'interval') f.host.clearInterval?.(f.attachedInterval)
+  f.tickMode = { counter: old.counter + 1, mode, delta }
+  if (mode === 'nextAsync') void advanceUntilModeChanges(f)
+  else if (mode === 'interval') {
+    const step = delta || 20
+    f.attachedInterval = f.host.setInterval?.(() => f.clock.tick(step), step)
+  }
+}
+
+/** One real macrotask (a message, which browsers do not throttle), then the microtasks after it. */
+const realMacrotask = async (f: State): Promise<void> => {
+  const channel = new MessageChannel()
+  await new Promise<void>((resolve) => {
+    ;(channel.port1 as unknown as { onmessage: () => void }).onmessage = () => {
+      resolve()
+      channel.port1.close()
+    }
+    channel.port2.postMessage(undefined)
+  })
+  channel.port1.close()
+  channel.port2.close()
+  await new Promise<void>((resolve) => f.host.later(resolve))
+}
+
+const advanceUntilModeChanges = async (f: State): Promise<void> => {
+  const { counter } = f.tickMode
+  while (f.tickMode.counter === counter) {
+    await realMacrotask(f)
+    if (f.tickMode.counter !== counter) return
+    next(f)
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The state of a fake-timers clock and its steps on timers: what `createClock` builds
+ * and the loops of `moves.ts` drive.
+ *
+ * Representation.
+ *
+ * A clock is a `VirtualClock` (its state `core`: elapsed time, wall-clock reference,
+ * nanoseconds, schedule, timer table, the `duringTick` flag) plus what fake-timers has
+ * and the virtual clock does not: a queue of faked microtasks (`jobs.ts`), the
+ * loop-limit bookkeeping, the tick mode, and which timers are idle callbacks. Timers are
+ * created, cleared and fired by the virtual clock's own steps, so ids, handles,
+ * coercions, the firing order and the per-timer cost are the virtual clock's; what is
+ * here adds fake-timers' rules on top: clearing by the wrong function or a native id,
+ * idle callbacks after the other timers due with them, creation stacks near the loop
+ * limit.
+ *
+ * Invariants: `idle` holds exactly the pending idle callbacks; `jobs` is empty unless a
+ * run of them threw or has not happened yet; the virtual clock's own invariants hold.
+ */
+import * as Coerce from '../sim/coercion.js'
+import { TimerHandle } from '../sim/handle.js'
+import * as Schedule from '../sim/schedule.js'
+import * as TimerTable from '../sim/timer-table.js'
+import { type Timer, type TimerKind, firesBefore } from '../sim/timer.js'
+import * as VirtualClock from '../sim/virtual-clock.js'
+import type { Clock, TickMode, TimerDescription } from './clock.js'
+import type { Host } from './host.js'
+import * as Jobs from './jobs.js'
+
+export const I = VirtualClock.internals
+type Core = VirtualClock.State
+
+/** What made a timer, as fake-timers names it in errors. */
+export type TimerType = TimerKind | 'IdleCallback'
+
+export interface State extends Jobs.JobQueue {
+  readonly host: Host
+  readonly vc: VirtualClock.VirtualClock
+  readonly core: Core
+  /** Stacks of timers created near the loop limit, for its error. */
+  readonly errors: WeakMap<Timer, Error>
+  /**
+   * The pending idle callbacks: their type (`IdleCallback` without a timeout, `Timeout`
+   * with one) and the order they were created in, which decides among idle callbacks due
+   * together (their `order` in the schedule changes as they are moved behind others).
+   */
+  readonly idle: Map<Timer, { readonly type: TimerType; readonly order: number }>
+  tickMode: TickMode & { readonly counter: number }
+  attachedInterval: unknown
+  uninstalled: boolean
+  clock: Clock
+}
+
+// Reading the time.
+
+export const nowOf = (f: State): number => I.nowOf(f.core)
+
+/** fake-timers' `hrtime`: elapsed time, with the nanoseconds of fractional ticks. */
+export const hrtime = (f: State, previous?: readonly [number, number]): [number, number] => {
+  const c = f.core
+  const seconds = Math.floor(c.elapsed / 1000)
+  const nanos = (c.elapsed - seconds * 1e3) * 1e6 + c.nanos - c.adjustedNanos
+  if (!Array.isArray(previous)) return [seconds, nanos]
+  if (previous[1] > 1e9) throw new TypeError("Number of nanoseconds can't exceed a billion")
+  let nanoDiff = nanos - previous[1]
+  let secDiff = seconds - previous[0]
+  if (nanoDiff < 0) {
+    nanoDiff += 1e9
+    secDiff -= 1
+  }
+  return [secDiff, nanoDiff]
+}
+
+// Cold error paths.
+
+export const notFinite = (what: string, ms: number): never => {
+  throw new TypeError(`fake-timers clock: ${what} needs a finite number of milliseconds, not ${ms}`)
+}
+
+/** fake-timers reads `.error` of the next timer, and fails so when there is none. */
+const noTimer = (): never => {
+  throw new TypeError("Cannot read properties of null (reading 'error')")
+}
+
+const wrongClear = (type: TimerType, asked: TimerType): never => {
+  throw new Error(`Cannot clear timer: timer created with ${scheduleName(type)}() but cleared with ${clearName(asked)}()`)
+}
+
+const scheduleName = (type: TimerType): string =>
+  type === 'AnimationFrame' || type === 'IdleCallback' ? `request${type}` : `set${type}`
+
+const clearName = (type: TimerType): string =>
+  type === 'AnimationFrame' || type === 'IdleCallback' ? `cancel${type}` : `clear${type}`
+
+// Microtasks and the loop limit.
+
+const loopErrorOf = (f: State, looping: Jobs.Looping): Error =>
+  Jobs.loopError(f.core.loopLimit, looping, Object.keys(f.clock), f.host.returnsObjects)
+
+export const runJobs = (f: State): void =>
+  Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+
+const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
+
+export const timerLoopError = (f: State, timer: Timer | undefined): Error =>
+  timer === undefined ? noTimer() : loopErrorOf(f, { type: typeOf(f, timer), func: timer.callback, error: f.errors.get(timer) })
+
+export const nearLimitAt = (f: State, i: number): void => {
+  if (f.core.loopLimit && i === f.core.loopLimit - 1) f.nearLimit = true
+}
+
+// Timers.
+
+export const isPending = (f: State, timer: Timer): boolean => TimerTable.get(f.core.timers, I.keyOf(timer.id)) === timer
+
+export const newTimer = (
+  f: State,
+  kind: TimerKind,
+  callback: unknown,
+  args: readonly unknown[] | undefined,
+  delay: number | undefined,
+  interval: number | undefined,
+): Timer => {
+  I.checkCallback(callback)
+  const timer = I.addTimer(f.core, kind, callback, args, delay, interval)
+  if (f.nearLimit) f.errors.set(timer, new Error())
+  return timer
+}
+
+/**
+ * A handle shaped like Node's `Timeout`. Its id is an own property too, so that two
+ * handles never compare deep-equal (fake-timers' handles differ by their own closures).
+ */
+class ClockTimerHandle extends TimerHandle {
+  readonly id: number
+  constructor(id: number, timer: unknown, refresh: (timer: never) => void) {
+    super(id, timer, refresh)
+    this.id = id
+  }
+}
+
+export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId =>
+  f.host.returnsObjects ? new ClockTimerHandle(timer.id, timer, f.core.refresh) : timer.id
+
+/** fake-timers' `clearTimer`: native ids warn (or are cleared natively), wrong kinds throw. */
+export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
+  if (!id) return
+  const numeric = Number(id)
+  if (Number.isNaN(numeric) || numeric < Coerce.firstTimerId) {
+    const name = clearName(asked)
+    if (f.clock['shouldClearNativeTimers'] === true) {
+      const native = f.clock[`_${name}`]
+      if (typeof native === 'function') (native as (id: unknown) => void)(id)
+      return
+    }
+    f.host.warnOnce(
+      `FakeTimers: ${name} was invoked to clear a native timer instead of one created by this library.` +
+        '\nTo automatically clean-up native timers, use `shouldClearNativeTimers`.' +
+        `\n${(new Error().stack ?? '').split('\n').slice(1).join('\n')}`,
+    )
+  }
+  const timer = TimerTable.get(f.core.timers, I.keyOf(numeric))
+  if (timer === undefined) return
+  const type = typeOf(f, timer)
+  const clearable =
+    type === asked ||
+    (asked === 'IdleCallback' && f.idle.has(timer)) ||
+    (type === 'Timeout' && asked === 'Interval') ||
+    (type === 'Interval' && asked === 'Timeout')
+  if (!clearable) wrongClear(type, asked)
+  f.idle.delete(timer)
+  I.clearTimer(f.core, numeric, timer.kind)
+}
+
+export const fire = (f: State, timer: Timer): void => {
+  if (timer.interval === undefined) f.idle.delete(timer)
+  else if (f.nearLimit) f.errors.set(timer, new Error())
+  I.fire(f.core, timer)
+}
+
+/**
+ * fake-timers fires idle callbacks (without a timeout) after every other timer due at the
+ * same time, whenever that was scheduled, and among themselves in the order they were
+ * created. The schedule orders by arming order, so an idle callback found first is
+ * re-armed at the same time, behind the others, until a timer that is not one comes
+ * first, or every one due then has gone round once: then the one created first is the
+ * answer. Time: the idle callbacks due then.
+ */
+const idleLast = (f: State, found: Timer | undefined, again: () => Timer | undefined): Timer | undefined => {
+  let timer = found
+  let firstMoved: Timer | undefined
+  let earliest: Timer | undefined
+  while (timer !== undefined && timer !== firstMoved) {
+    const idle = f.idle.get(timer)
+    if (idle?.type !== 'IdleCallback') return timer
+    firstMoved ??= timer
+    if (earliest === undefined || idle.order < f.idle.get(earliest)!.order) earliest = timer
+    const c = f.core
+    Schedule.remove(c.schedule, timer)
+    timer.order = c.nextOrder++
+    Schedule.add(c.schedule, timer)
+    timer = again()
+  }
+  // Only idle callbacks are due then: the one created first.
+  return earliest ?? timer
+}
+
+/**
+ * fake-timers' `firstTimerInRange`: an idle callback that is the only timer left is
+ * taken whatever its due time (the host is idle); otherwise the schedule answers.
+ */
+export const firstInRange = (f: State, low: number, high: number): Timer | undefined => {
+  const s = f.core.schedule
+  if (f.idle.size === 0) return Schedule.firstInRange(s, low, high)
+  if (Schedule.count(s) === 1) {
+    const only = Schedule.first(s)!
+    if (f.idle.has(only)) return only
+  }
+  return idleLast(f, Schedule.firstInRange(s, low, high), () => Schedule.firstInRange(s, low, high))
+}
+
+/** fake-timers' `firstTimer`: the first pending timer, idle callbacks last among those due with them. */
+export const firstTimer = (f: State): Timer | undefined => {
+  const s = f.core.schedule
+  if (f.idle.size === 0) return Schedule.first(s)
+  return idleLast(f, Schedule.first(s), () => Schedule.first(s))
+}
+
+/** The latest pending timer, by a pass over them all (the wheel keeps minimums only). */
+export const lastTimer = (f: State): Timer | undefined => {
+  let last: Timer | undefined
+  for (const [, timer] of TimerTable.entries(f.core.timers)) if (last === undefined || firesBefore(last, timer)) last = timer
+  return last
+}
+
+export const describe = (f: State, timer: Timer): TimerDescription => {
+  const c = f.core
+  const wall = (elapsed: number): number => elapsed - c.refElapsed + c.refNow
+  const armedFor = timer.interval ?? Coerce.dueOffset(timer.delay, false)
+  return {
+    id: timer.id,
+    type: typeOf(f, timer),
+    func: timer.callback,
+    args: timer.args,
+    delay: timer.delay,
+    interval: timer.interval,
+    createdAt: wall(timer.due - armedFor),
+    callAt: wall(timer.due),
+  }
+}
