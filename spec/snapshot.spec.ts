@@ -28,7 +28,7 @@ const wheelArb = fc
     removals: fc.array(fc.nat(), { maxLength: 10 }),
   })
   .map((spec) => {
-    const w = TimingWheel.create<string>(spec)
+    const w = TimingWheel.create<string>({ start: spec.start, alarmPrecision: spec.alarmPrecision, levelBits: spec.levelBits })
     TimingWheel.advanceClock(w, TimingWheel.intervalNumStart(w, spec.advance) + spec.alarmPrecision / 3, () => {})
     const low = TimingWheel.intervalNumStart(w, TimingWheel.nowIntervalNum(w))
     const span = Math.min(TimingWheel.alarmUpperBound(w) - low, 200 * spec.alarmPrecision)

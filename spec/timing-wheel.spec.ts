@@ -43,14 +43,14 @@ describe('TimingWheel.create and accessors', () => {
   })
 
   it.each([
-    [{ alarmPrecision: 0 }, 'alarmPrecision 0'],
-    [{ alarmPrecision: -1 }, 'alarmPrecision -1'],
-    [{ alarmPrecision: Number.NaN }, 'alarmPrecision NaN'],
-    [{ alarmPrecision: Infinity }, 'alarmPrecision Infinity'],
-    [{ alarmPrecision: 1, start: Number.NaN }, 'start NaN'],
-    [{ alarmPrecision: 1, start: -Infinity }, 'start -Infinity'],
-    [{ alarmPrecision: 1, capacity: -1 }, 'capacity -1'],
-    [{ alarmPrecision: 1, capacity: 0.5 }, 'capacity 0.5'],
+    [{ alarmPrecision: 0 }, 'alarmPrecision: 0'],
+    [{ alarmPrecision: -1 }, 'alarmPrecision: -1'],
+    [{ alarmPrecision: Number.NaN }, 'alarmPrecision: NaN'],
+    [{ alarmPrecision: Infinity }, 'alarmPrecision: Infinity'],
+    [{ alarmPrecision: 1, start: Number.NaN }, 'start: NaN'],
+    [{ alarmPrecision: 1, start: -Infinity }, 'start: -Infinity'],
+    [{ alarmPrecision: 1, capacity: -1 }, 'capacity: -1'],
+    [{ alarmPrecision: 1, capacity: 0.5 }, 'capacity: 0.5'],
   ])('rejects %j with InvalidConfig naming the value', (config, words) => {
     expect(expectCode('InvalidConfig', () => TimingWheel.create(config))).toContain(words)
   })

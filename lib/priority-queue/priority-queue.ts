@@ -761,6 +761,7 @@ export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
  * `iter` was called; it may change the queue. Linear time.
  */
 export const iter = <A>(pq: PriorityQueue<A>, f: (elt: Elt<A>) => void): void => {
+  if (typeof f !== 'function') notAFunction('iter', f)
   toArray(pq).forEach((elt) => f(elt))
 }
 

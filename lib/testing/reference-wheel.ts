@@ -22,10 +22,10 @@
  * @module
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { TimingWheelError } from '../errors.js'
+import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import { maxExactIntervalNum } from '../timing-wheel/intervals.js'
-import type { Config } from '../timing-wheel/timing-wheel.js'
+import { type Config, checkedConfig } from '../timing-wheel/timing-wheel.js'
 
 declare const refAlarmBrand: unique symbol
 /** A handle on an alarm of a {@link ReferenceWheel}: a number never reused in that model. */
@@ -77,18 +77,10 @@ const fail = (code: ConstructorParameters<typeof TimingWheelError>[0], message: 
  * const r = ReferenceWheel.create<number>({ start: 0, alarmPrecision: 0.1, levelBits: [4, 4] })
  */
 export const create = <A>(config: Config): ReferenceWheel<A> => {
-  const start = (config.start ?? 0) + 0
-  const p = config.alarmPrecision
-  if (!(typeof p === 'number' && Number.isFinite(p) && p > 0)) fail('InvalidConfig', `alarmPrecision ${p}`)
-  if (!(typeof start === 'number' && Number.isFinite(start))) fail('InvalidConfig', `start ${start}`)
-  const capacity = config.capacity
-  if (capacity !== undefined && !(Number.isInteger(capacity) && capacity >= 0 && capacity < 2 ** 27)) {
-    fail('InvalidConfig', `capacity ${capacity}`)
-  }
+  // The wheel's own validation: the model and the wheel refuse the same configs alike.
+  const { start, alarmPrecision: p, levelBits } = checkedConfig(config)
   const maxIntervalNum = maxExactIntervalNum(start, p)
-  if (maxIntervalNum < 1) fail('InvalidConfig', `alarmPrecision ${p} too fine for start ${start}`)
-  const levelBits = LevelBits.toArray(LevelBits.fromInput(config.levelBits))
-  return { start, alarmPrecision: p, levelBits, maxIntervalNum, now: start, entries: [], firing: undefined, inHandlers: false, nextHandle: 1 }
+  return { start, alarmPrecision: p, levelBits: LevelBits.toArray(levelBits), maxIntervalNum, now: start, entries: [], firing: undefined, inHandlers: false, nextHandle: 1 }
 }
 
 // Accessors.
@@ -110,7 +102,7 @@ export const intervalNumStart = (r: ReferenceWheel<unknown>, k: number): number 
 /** The largest `k` in `[0, maxIntervalNum]` with `intervalNumStart(k) <= time`, by bisection. */
 export const intervalNum = (r: ReferenceWheel<unknown>, time: number): number => {
   if (!(Number.isFinite(time) && time >= r.start && time < intervalNumStart(r, r.maxIntervalNum + 1))) {
-    fail('TimeOutOfRange', `intervalNum of ${time}`)
+    fail('TimeOutOfRange', `intervalNum of ${show(time)}`)
   }
   let low = 0
   let high = r.maxIntervalNum
@@ -162,7 +154,7 @@ const entryOf = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): Entry<A> | undefi
 
 const readable = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): Entry<A> => {
   const entry = entryOf(r, alarm) ?? (r.firing?.handle === alarm ? r.firing : undefined)
-  if (entry === undefined) return fail('AlarmNotFound', `alarm ${alarm}`)
+  if (entry === undefined) return fail('AlarmNotFound', `alarm ${show(alarm)}`)
   return entry
 }
 
@@ -172,7 +164,7 @@ const checkedKey = (r: ReferenceWheel<unknown>, at: number): number => {
     Number.isFinite(at) &&
     at >= intervalNumStart(r, nowIntervalNum(r)) &&
     at < alarmUpperBound(r)
-  if (!ok) fail('TimeOutOfRange', `alarm at ${at}`)
+  if (!ok) fail('TimeOutOfRange', `alarm at ${show(at)}`)
   return intervalNum(r, at)
 }
 
@@ -197,7 +189,7 @@ export const add = <A>(r: ReferenceWheel<A>, at: number, value: A): RefAlarm<A> 
 
 const checkedIntervalNum = (r: ReferenceWheel<unknown>, k: number): number => {
   if (!(Number.isInteger(k) && k >= nowIntervalNum(r) && k <= maxAllowedAlarmIntervalNum(r))) {
-    fail('TimeOutOfRange', `interval number ${k}`)
+    fail('TimeOutOfRange', `interval number ${show(k)}`)
   }
   return k
 }
@@ -211,7 +203,7 @@ export const mem = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): boolean => ent
 
 /** Removes an alarm; throws `AlarmNotFound` unless it is in the model. */
 export const remove = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): void => {
-  if (!mem(r, alarm)) fail('AlarmNotFound', `alarm ${alarm}`)
+  if (!mem(r, alarm)) fail('AlarmNotFound', `alarm ${show(alarm)}`)
   r.entries = r.entries.filter((e) => e.handle !== alarm)
 }
 
@@ -243,7 +235,10 @@ export const clear = (r: ReferenceWheel<unknown>): void => {
 /** Every alarm in firing order: by interval, then by when it was (re)scheduled. */
 export const toArray = <A>(r: ReferenceWheel<A>): ReadonlyArray<RefAlarm<A>> => r.entries.map((e) => e.handle)
 /** Calls `f` on every alarm in firing order; `f` may change the model. */
-export const iter = <A>(r: ReferenceWheel<A>, f: (a: RefAlarm<A>) => void): void => toArray(r).forEach((a) => f(a))
+export const iter = <A>(r: ReferenceWheel<A>, f: (a: RefAlarm<A>) => void): void => {
+  checkHandler('iter', f)
+  toArray(r).forEach((a) => f(a))
+}
 
 /** `Alarm.at`: the alarm's time; throws `AlarmNotFound` unless it is in the model or firing. */
 export const alarmAt = <A>(r: ReferenceWheel<A>, alarm: RefAlarm<A>): number => readable(r, alarm).at
@@ -281,9 +276,13 @@ const fireWhile = <A>(r: ReferenceWheel<A>, due: (e: Entry<A>) => boolean, handl
   if (failed) throw error
 }
 
+const checkHandler = (what: string, f: unknown): void => {
+  if (typeof f !== 'function') fail('InvalidArgument', `${what}: the handler is not a function`)
+}
+
 const checkClockTime = (r: ReferenceWheel<unknown>, to: number): void => {
-  if (!(typeof to === 'number' && Number.isFinite(to))) fail('TimeOutOfRange', `advance to ${to}`)
-  if (to >= intervalNumStart(r, r.maxIntervalNum + 1)) fail('TimeOutOfRange', `advance to ${to}`)
+  if (!(typeof to === 'number' && Number.isFinite(to))) fail('TimeOutOfRange', `advance to ${show(to)}`)
+  if (to >= intervalNumStart(r, r.maxIntervalNum + 1)) fail('TimeOutOfRange', `advance to ${show(to)}`)
 }
 
 /**
@@ -295,6 +294,7 @@ const checkClockTime = (r: ReferenceWheel<unknown>, to: number): void => {
 export const advanceClock = <A>(r: ReferenceWheel<A>, to: number, handleFired: (a: RefAlarm<A>) => void): void => {
   if (r.inHandlers) fail('Reentrant', 'advanceClock')
   checkClockTime(r, to)
+  checkHandler('advanceClock', handleFired)
   if (!(to > r.now)) return
   r.now = to
   const bound = intervalStart(r, to)
@@ -305,6 +305,7 @@ export const advanceClock = <A>(r: ReferenceWheel<A>, to: number, handleFired: (
 /** Fires the alarms of now's interval with `at <= now` that were there when the call began. */
 export const firePastAlarms = <A>(r: ReferenceWheel<A>, handleFired: (a: RefAlarm<A>) => void): void => {
   if (r.inHandlers) fail('Reentrant', 'firePastAlarms')
+  checkHandler('firePastAlarms', handleFired)
   const key = nowIntervalNum(r)
   // Only those due when the call began, and not rescheduled since. They fire before the
   // rest of their interval, so for the rest of the call they come first in firing order.
@@ -349,6 +350,7 @@ export const advanceClockStopAtNextAlarm = <A>(
 ): void => {
   if (r.inHandlers) fail('Reentrant', 'advanceClockStopAtNextAlarm')
   checkClockTime(r, to)
+  checkHandler('advanceClockStopAtNextAlarm', handleFired)
   const min = minAlarmTimeInMinInterval(r)
   if (O.isNone(min) || to < min.value) return advanceClock(r, to, handleFired)
   advanceClock(r, min.value, handleFired)

@@ -48,16 +48,41 @@ export const maxExactIntervalNum = (start: number, precision: number): number =>
   return Math.min(MAX_KEY, k)
 }
 
-const invalidConfig = (message: string): never => {
-  throw new TimingWheelError('InvalidConfig', message)
+/**
+ * Why `precision` cannot cut time into intervals from `start` on, or `undefined` if it
+ * can. Requires both finite and `precision > 0`. Each search below halves or doubles at
+ * most about 2,100 times (the exponent range of doubles), so this returns in bounded time
+ * for any input, however extreme.
+ */
+export const check = (start: number, precision: number): string | undefined => {
+  if (maxExactIntervalNum(start, precision) >= 1) return undefined
+  const coarser = searchPrecision(start, precision, 2)
+  if (coarser !== undefined) {
+    return (
+      `alarmPrecision ${show(precision)} is too fine for start ${show(start)}: doubles there are ` +
+      `${2 ** (Math.floor(Math.log2(Math.abs(start))) - 52)} apart, so its intervals would collapse; ` +
+      `use alarmPrecision >= ${coarser}` +
+      (maxExactIntervalNum(0, precision) >= 1 ? ` or a start with |start| < ${largestWorkingStart(precision)}` : '')
+    )
+  }
+  const finer = searchPrecision(start, precision, 0.5)
+  if (finer !== undefined) {
+    return `alarmPrecision ${show(precision)} is too coarse: the second interval from start ${show(start)} would overflow doubles; use alarmPrecision <= ${finer}`
+  }
+  return `start ${show(start)} is too far from 0 for any alarmPrecision: |start| must be below ${2 ** 1023}`
 }
 
-/** The smallest `precision * 2^j` that keeps intervals distinct from `start` on. */
-const smallestWorkingPrecision = (start: number, precision: number): number => {
-  let p = precision
-  while (maxExactIntervalNum(start, p) < 1) p *= 2
-  return p
+/** The first `precision * factor^j` that keeps intervals distinct from `start` on, if any. */
+const searchPrecision = (start: number, precision: number, factor: number): number | undefined => {
+  for (let p = precision * factor; Number.isFinite(p) && p > 0; p *= factor) {
+    if (maxExactIntervalNum(start, p) >= 1) return p
+  }
+  return undefined
 }
+
+/** The largest `|start|` with which `precision` keeps its first intervals distinct. */
+const largestWorkingStart = (precision: number): number =>
+  Math.floor((maxExactIntervalNum(0, precision) + 1) * precision)
 
 /**
  * Validates `start` and `precision`. Throws `InvalidConfig` unless both are finite,
@@ -65,27 +90,16 @@ const smallestWorkingPrecision = (start: number, precision: number): number => {
  */
 export const create = (start: number, precision: number): Intervals => {
   if (typeof precision !== 'number' || !Number.isFinite(precision) || precision <= 0) {
-    invalidConfig(`alarmPrecision ${show(precision)} is not a finite number > 0`)
+    throw new TimingWheelError('InvalidConfig', `alarmPrecision ${show(precision)} is not a finite number > 0`)
   }
   if (typeof start !== 'number' || !Number.isFinite(start)) {
-    invalidConfig(`start ${show(start)} is not a finite number`)
+    throw new TimingWheelError('InvalidConfig', `start ${show(start)} is not a finite number`)
   }
-  const maxIntervalNum = maxExactIntervalNum(start, precision)
-  if (maxIntervalNum < 1) {
-    const ulp = 2 ** (Math.floor(Math.log2(Math.abs(start))) - 52)
-    invalidConfig(
-      `alarmPrecision ${precision} is too fine for start ${start}: doubles there are ${ulp} apart, ` +
-        `so its intervals would collapse; use alarmPrecision >= ${smallestWorkingPrecision(start, precision)} ` +
-        `or a start with |start| < ${Math.floor(largestWorkingStart(precision))}`,
-    )
-  }
+  const problem = check(start, precision)
+  if (problem !== undefined) throw new TimingWheelError('InvalidConfig', problem)
   // `+ 0` turns -0 into 0, which is what a JSON round trip would do anyway.
-  return { start: start + 0, precision, perPrecision: 1 / precision, maxIntervalNum }
+  return { start: start + 0, precision, perPrecision: 1 / precision, maxIntervalNum: maxExactIntervalNum(start, precision) }
 }
-
-/** The largest `|start|` with which `precision` keeps its first intervals distinct. */
-const largestWorkingStart = (precision: number): number =>
-  (maxExactIntervalNum(0, precision) + 2 - 1) * precision
 
 /** The start of interval `k`, for integers `k` in `[0, maxIntervalNum + 1]`. */
 export const intervalNumStart = (iv: Intervals, k: number): number => iv.start + k * iv.precision

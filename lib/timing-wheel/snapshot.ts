@@ -8,10 +8,10 @@
  */
 import * as A from 'fp-ts/lib/Apply.js'
 import * as E from 'fp-ts/lib/Either.js'
-import * as RA from 'fp-ts/lib/ReadonlyArray.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import * as Config from '../config/index.js'
+import { show } from '../errors.js'
 import { collectingErrors, field, finiteNumber, isRecord } from '../config/validation.js'
 import * as TW from './timing-wheel.js'
 
@@ -34,25 +34,44 @@ const failure = (value: unknown, c: t.Context, message: string): ReadonlyArray<t
   { value, context: c, message },
 ]
 
-/** The alarms' structure: an array of `{ at, value }` with finite times and valid values. */
+/** Keys of `record` that are not `known`, as errors: a snapshot is refused as `Config.decode` refuses a config. */
+const unknownKeys = (record: Record<string, unknown>, known: readonly string[], c: t.Context): t.ValidationError[] =>
+  Object.keys(record)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({
+      value: record[key],
+      context: t.appendContext(c, key, t.unknown, record[key]),
+      message: `unknown key "${key}" (known: ${known.join(', ')})`,
+    }))
+
+/**
+ * The alarms' structure: an array of `{ at, value }` with finite times and valid values.
+ * One pass that appends to two arrays: linear in the alarms (a fold through the
+ * applicative would copy the results at every step), and holes are alarms that are missing.
+ */
 const alarmsType = <T>(valueCodec: t.Type<T, unknown, unknown>) =>
   new t.Type<ReadonlyArray<{ at: number; value: T }>, unknown, unknown>(
     'Alarms',
     (u): u is ReadonlyArray<{ at: number; value: T }> => Array.isArray(u),
     (u, c) => {
-      if (!Array.isArray(u)) return t.failure(u, c, `${JSON.stringify(u) ?? String(u)} is not an array of { at, value }`)
-      const each = u.map((alarm: unknown, i) => {
+      if (!Array.isArray(u)) return t.failure(u, c, `${show(u)} is not an array of { at, value }`)
+      const alarms: Array<{ at: number; value: T }> = []
+      const errors: t.ValidationError[] = []
+      for (let i = 0; i < u.length; i++) {
+        const alarm: unknown = u[i]
         const ci = t.appendContext(c, String(i), t.unknown, alarm)
-        if (!isRecord(alarm)) return E.left(failure(alarm, ci, 'is not an object { at, value }'))
-        return A.sequenceS(collectingErrors)({
-          at: field(alarm, 'at', finiteNumber, ci),
-          value: field(alarm, 'value', valueCodec, ci),
-        })
-      })
-      return pipe(
-        RA.sequence(collectingErrors)(each),
-        E.mapLeft((errors) => [...errors]),
-      )
+        if (!isRecord(alarm)) {
+          errors.push(...failure(alarm, ci, `${show(alarm)} is not an object { at, value }`))
+          continue
+        }
+        errors.push(...unknownKeys(alarm, ['at', 'value'], ci))
+        const at = field(alarm, 'at', finiteNumber, ci)
+        const value = field(alarm, 'value', valueCodec, ci)
+        if (E.isLeft(at)) errors.push(...at.left)
+        if (E.isLeft(value)) errors.push(...value.left)
+        if (E.isRight(at) && E.isRight(value)) alarms.push({ at: at.right, value: value.right })
+      }
+      return errors.length > 0 ? t.failures(errors) : t.success(alarms)
     },
     t.identity,
   )
@@ -106,7 +125,9 @@ export const snapshotCodec = <T, O>(valueCodec: t.Type<T, O, unknown>): t.Type<T
     `TimingWheelSnapshot<${valueCodec.name}>`,
     (u): u is TW.TimingWheel<T> => u instanceof TW.TimingWheel,
     (u, c) => {
-      if (!isRecord(u)) return t.failure(u, c, 'is not an object { config, now, alarms }')
+      if (!isRecord(u)) return t.failure(u, c, `${show(u)} is not an object { config, now, alarms }`)
+      const unknown = unknownKeys(u, ['config', 'now', 'alarms'], c)
+      if (unknown.length > 0) return t.failures(unknown)
       return pipe(
         A.sequenceS(collectingErrors)({
           config: field(u, 'config', Config.codec, c),

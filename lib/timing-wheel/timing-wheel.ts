@@ -17,7 +17,9 @@
  * and "never early" hold exactly. The wheel's range ends at the last interval doubles keep
  * apart (`maxIntervalNum`): the range is trimmed there, and the alarm range with it.
  */
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as ConfigCheck from '../config/check.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import * as Elt from '../priority-queue/elt.js'
@@ -100,6 +102,15 @@ const intervalNumOutOfRange = (t: TimingWheel<unknown>, what: string, k: unknown
   )
 }
 
+const notAFunction = (what: string, f: unknown): never => {
+  throw new TimingWheelError('InvalidArgument', `${what}: the handler ${show(f)} is not a function`)
+}
+
+/** Handlers are checked before anything moves, so a bad one loses no alarm. */
+const checkHandler = (what: string, f: unknown): void => {
+  if (typeof f !== 'function') notAFunction(what, f)
+}
+
 const reentrant = (what: string): never => {
   throw new TimingWheelError(
     'Reentrant',
@@ -124,16 +135,27 @@ const empty = (what: string): never => {
  * const t = TimingWheel.create<string>({ alarmPrecision: 1 }) // milliseconds, from 0
  */
 export const create = <A>(config: Config): TimingWheel<A> => {
-  if (typeof config !== 'object' || config === null) {
-    throw new TimingWheelError('InvalidConfig', `config ${show(config)} is not an object`)
-  }
-  const intervals = Intervals.create(config.start ?? 0, config.alarmPrecision)
-  const levelBits = LevelBits.fromInput(config.levelBits)
+  const valid = checkedConfig(config)
+  const intervals = Intervals.create(valid.start, valid.alarmPrecision)
   const queue = PQ.create<A>(
-    config.capacity === undefined ? { levelBits } : { levelBits, capacity: config.capacity },
+    valid.capacity === undefined ? { levelBits: valid.levelBits } : { levelBits: valid.levelBits, capacity: valid.capacity },
   )
   nameAs(queue, 'timing wheel')
-  return new TimingWheel(intervals, queue, config.capacity)
+  return new TimingWheel(intervals, queue, valid.capacity)
+}
+
+/**
+ * The configuration `Config.decode` would accept, or a throw with every problem:
+ * `InvalidLevelBits` when the level bits are all that is wrong, else `InvalidConfig`.
+ */
+export const checkedConfig = (config: unknown): ConfigCheck.Config => {
+  const checked = ConfigCheck.check(config)
+  if (E.isRight(checked)) return checked.right
+  const problems = checked.left
+  if (problems.every((p) => p.key === 'levelBits')) {
+    throw new TimingWheelError('InvalidLevelBits', problems[0]!.message)
+  }
+  throw new TimingWheelError('InvalidConfig', ConfigCheck.describe('config', problems))
 }
 
 // Accessors.
@@ -197,7 +219,7 @@ const intervalNumStartUnchecked = (t: TimingWheel<unknown>, k: number): number =
  */
 export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
   const max = t.intervals.maxIntervalNum
-  const k = Intervals.intervalNumWithin(t.intervals, time, 0, max)
+  const k = typeof time === 'number' ? Intervals.intervalNumWithin(t.intervals, time, 0, max) : NaN
   if (!(k >= 0 && k <= max)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
@@ -260,6 +282,7 @@ export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
  * exact way, out of line, so that this stays small enough for callers to inline.
  */
 const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
+  if (typeof at !== 'number') timeOutOfRange(t, what, at)
   const iv = t.intervals
   const q = t.queue
   const start = iv.start
@@ -354,6 +377,7 @@ export const toArray = <A>(t: TimingWheel<A>): ReadonlyArray<Alarm<A>> =>
 
 /** Calls `f` on every alarm in firing order; `f` may change the wheel. */
 export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void => {
+  checkHandler('iter', f)
   toArray(t).forEach((a) => f(a))
 }
 
@@ -376,8 +400,8 @@ export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 /** The key for advancing to `to`, or a throw; `to` must be finite and representable. */
 const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
   const max = t.intervals.maxIntervalNum
-  const key = Intervals.intervalNumWithin(t.intervals, to, 0, max)
-  if (!Number.isFinite(to) || key > max) {
+  const key = typeof to === 'number' ? Intervals.intervalNumWithin(t.intervals, to, 0, max) : NaN
+  if (!Number.isFinite(to) || !(key <= max)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
       `${what} to ${show(to)}: the clock can only move to finite times before ` +
@@ -407,6 +431,7 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
 export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (alarm: Alarm<A>) => void): void => {
   if (isFiring(t.queue)) reentrant('advanceClock')
   const key = keyOfClockTime(t, to, 'advanceClock')
+  checkHandler('advanceClock', handleFired)
   if (!(to > t.now)) return
   t.now = to
   PQ.increaseMinAllowedKey(t.queue, key, handleFired as unknown as (e: PQ.Elt<A>) => void)
@@ -423,6 +448,7 @@ export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (ala
  */
 export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<A>) => void): void => {
   if (isFiring(t.queue)) reentrant('firePastAlarms')
+  checkHandler('firePastAlarms', handleFired)
   removeAtMinKeyUpTo(t.queue, t.now, handleFired as unknown as (e: PQ.Elt<A>) => void)
 }
 
@@ -443,6 +469,7 @@ export const advanceClockStopAtNextAlarm = <A>(
 ): void => {
   if (isFiring(t.queue)) reentrant('advanceClockStopAtNextAlarm')
   keyOfClockTime(t, to, 'advanceClockStopAtNextAlarm')
+  checkHandler('advanceClockStopAtNextAlarm', handleFired)
   const range = atRangeOfMinKey(t.queue)
   if (range === undefined || to < range[0]) {
     advanceClock(t, to, handleFired)
