@@ -524,7 +524,8 @@ describe('setSystemTime, jump, reset, countTimers', () => {
     expect(log).toEqual(['in 100@5060'])
     clock.setSystemTime()
     expect(clock.now).toBe(0)
-    expect(() => clock.setSystemTime(Number.NaN)).not.toThrow() // falsy means 0, as in fake-timers
+    expect(() => clock.setSystemTime(Number.NaN)).toThrow(RangeError) // fake-timers reads NaN as 0; a non-finite time is refused here
+    expect(clock.now).toBe(0)
     expect(() => clock.setSystemTime(Infinity)).toThrow(RangeError)
     expect(() => clock.setSystemTime('tomorrow' as unknown as number)).toThrow('now should be milliseconds since UNIX epoch')
   })

@@ -114,6 +114,7 @@ const runRange = (f: State, t: TickState, settle: Settle | undefined): number | 
   let timer = firstInRange(f, t.tickFrom, t.tickTo)
   while (timer !== undefined && t.tickFrom <= t.tickTo) {
     if (isPending(f, timer)) {
+      I.checkMove('tick', c.elapsed, timer.due)
       t.tickFrom = timer.due
       c.elapsed = timer.due
       mark(f, t)
@@ -166,6 +167,7 @@ export const next = (f: State): number => {
   if (timer === undefined) return nowOf(f)
   c.duringTick = true
   try {
+    I.checkMove('next', c.elapsed, timer.due)
     c.elapsed = timer.due
     fire(f, timer)
     runJobs(f)
@@ -246,6 +248,7 @@ export const nextAsync = (f: State): Promise<number> =>
     }
     let error: unknown
     c.duringTick = true
+    I.checkMove('next', c.elapsed, timer.due)
     c.elapsed = timer.due
     try {
       fire(f, timer)

@@ -149,8 +149,9 @@ export const epochOf = (value: unknown): number => {
 }
 
 const epochOrNaN = (value: unknown): number => {
-  if (!value) return 0
+  // A number first: NaN is falsy but not "no time" (fake-timers reads it as 0).
   if (typeof value === 'number') return value
+  if (!value) return 0
   const v = value as { getTime?: unknown; epochMilliseconds?: unknown }
   if (typeof v.getTime === 'function') return (v.getTime as () => number).call(value)
   if (typeof v.epochMilliseconds === 'number') return v.epochMilliseconds

@@ -40,6 +40,7 @@
  * latest due time is known and becomes the bound. Until then every timer that fires is
  * due no later than some timer still counted, so the outcome is the same.
  */
+import { TimingWheelError } from '../errors.js'
 import * as Coerce from './coercion.js'
 import { TimerHandle, type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
@@ -247,6 +248,27 @@ const tooLate = (c: State, due: number): never => {
   )
 }
 
+/**
+ * The clock's range: it moves at most this far, in ms, from its start (about 142,000
+ * years). A timer is due at most 2^31 ms after the time it is set at, so every timer set
+ * or re-armed within the range fits the schedule, whose keys end at 2^52 - 1: nothing can
+ * be refused halfway through a move. A move past the range is refused before it starts.
+ */
+export const lastElapsed = 2 ** 52 - 2 ** 32
+
+const outOfRange = (what: string, from: number, to: number): never => {
+  throw new TimingWheelError(
+    'TimeOutOfRange',
+    `VirtualClock: ${what} would move the clock to ${to} ms after its start (from ${from}); ` +
+      `its range is [0, ${lastElapsed}] ms after its start`,
+  )
+}
+
+/** Refuses a move of the clock to `to` ms after its start if that is past its range. */
+const checkMove = (what: string, from: number, to: number): void => {
+  if (to > lastElapsed) outOfRange(what, from, to)
+}
+
 const notFinite = (what: string, ms: number): never => {
   throw new TypeError(`VirtualClock: ${what} needs a finite number of milliseconds, not ${ms}`)
 }
@@ -395,6 +417,7 @@ const planTick = (msFloat: number, from: number, nanos: number): { tickTo: numbe
     tickTo += 1
     nanosTotal -= 1e6
   }
+  checkMove('tick', from, tickTo)
   return { tickTo, nanosTotal }
 }
 
@@ -429,6 +452,7 @@ const runTick = (c: State, tick: Tick): number => {
   let timer = select(c, tick, tick.tickFrom)
   while (timer !== undefined && tick.tickFrom <= tick.tickTo) {
     const due = timer.due
+    checkMove('runToLast', c.elapsed, due)
     tick.tickFrom = due
     c.elapsed = due
     try {
@@ -485,6 +509,7 @@ const doTick = (c: State, msFloat: number): number => {
 const next = (c: State): number => {
   const timer = Schedule.first(c.schedule)
   if (timer === undefined) return nowOf(c)
+  checkMove('next', c.elapsed, timer.due)
   c.duringTick = true
   try {
     c.elapsed = timer.due
@@ -523,6 +548,7 @@ const jump = (c: State, value: number | string): number => {
   const msFloat = Coerce.tickValueToMs(value)
   if (!Number.isFinite(msFloat)) notFinite('jump', msFloat)
   const ms = Math.floor(msFloat)
+  checkMove('jump', c.elapsed, c.elapsed + ms)
   Schedule.raiseDueTimes(c.schedule, c.elapsed + ms, c.elapsed)
   doTick(c, ms)
   return nowOf(c)
@@ -686,6 +712,7 @@ export const internals = {
   clearTimer,
   fire,
   planTick,
+  checkMove,
   setSystemTime,
   reset,
 }
