@@ -25,8 +25,9 @@ describe('the package entry points', () => {
     const { packages } = await importGraph('timing-wheel/testing')
     expect([...packages].sort()).toEqual(['fast-check', 'fp-ts', 'io-ts'])
     const pkg = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'))
-    expect(pkg.peerDependencies).toEqual({ 'fast-check': '^4' })
-    expect(pkg.peerDependenciesMeta).toEqual({ 'fast-check': { optional: true } })
+    // Each peer is needed by one entry only, so every one is optional.
+    expect(pkg.peerDependencies).toMatchObject({ 'fast-check': '^4' })
+    for (const peer of Object.keys(pkg.peerDependencies)) expect(pkg.peerDependenciesMeta[peer]).toEqual({ optional: true })
   })
 
   it('timing-wheel/testing exports the contract names', async () => {

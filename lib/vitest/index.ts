@@ -1,0 +1,41 @@
+/**
+ * Vitest inlines its own copy of fake-timers, so `vi.useFakeTimers()` cannot be pointed
+ * at the wheel. `useVirtualClock` is the closest thing: called in a `describe` (or at the
+ * top of a test file), it installs a `timing-wheel/fake-timers` clock before each test and
+ * uninstalls it after, and returns the current test's clock.
+ *
+ * @example
+ * import { expect, it } from 'vitest'
+ * import { useVirtualClock } from 'timing-wheel/vitest'
+ *
+ * const clock = useVirtualClock({ now: Date.UTC(2024, 0, 1) })
+ * it('waits a second', async () => {
+ *   const done = new Promise((resolve) => setTimeout(resolve, 1000))
+ *   await clock().tickAsync(1000)
+ *   await done
+ * })
+ *
+ * @module
+ */
+import { afterEach, beforeEach } from 'vitest'
+import { type Clock, type InstallConfig, install } from '../fake-timers/index.js'
+
+/**
+ * Installs a clock with `config` (fake-timers' install options) before each test of the
+ * enclosing suite and uninstalls it after; returns a function giving the current one.
+ * It throws outside a test, where no clock is installed.
+ */
+export const useVirtualClock = (config: InstallConfig = {}): (() => Clock) => {
+  let clock: Clock | undefined
+  beforeEach(() => {
+    clock = install(config)
+  })
+  afterEach(() => {
+    clock?.uninstall()
+    clock = undefined
+  })
+  return () => {
+    if (clock === undefined) throw new Error('useVirtualClock: no clock is installed outside a test')
+    return clock
+  }
+}

@@ -1,0 +1,112 @@
+// Uses every jest.* timer function. Run by spec/jest-environment.spec.ts under Jest's node and
+// jsdom environments and under timing-wheel's: the results must agree, but for the one test
+// that tells the two apart.
+const { performance } = require('node:perf_hooks')
+
+beforeEach(() => jest.useFakeTimers({ now: Date.UTC(2024, 0, 1) }))
+afterEach(() => jest.useRealTimers())
+
+const start = Date.UTC(2024, 0, 1)
+
+test('advanceTimersByTime fires what is due, in order, with Date.now at each due time', () => {
+  const seen = []
+  setTimeout(() => seen.push(['b', Date.now() - start]), 20)
+  setTimeout(() => seen.push(['a', Date.now() - start]), 10)
+  const every = setInterval(() => seen.push(['i', Date.now() - start]), 15)
+  jest.advanceTimersByTime(31)
+  clearInterval(every)
+  expect(seen).toEqual([['a', 10], ['i', 15], ['b', 20], ['i', 30]])
+  expect(jest.now()).toBe(start + 31)
+})
+
+test('runAllTimers runs timers that timers schedule; runOnlyPendingTimers does not', () => {
+  const seen = []
+  const chain = (n) => () => { seen.push(n); if (n < 3) setTimeout(chain(n + 1), 5) }
+  setTimeout(chain(0), 5)
+  jest.runOnlyPendingTimers()
+  expect(seen).toEqual([0])
+  jest.runAllTimers()
+  expect(seen).toEqual([0, 1, 2, 3])
+  expect(jest.getTimerCount()).toBe(0)
+})
+
+test('advanceTimersToNextTimer steps from timer to timer', () => {
+  const seen = []
+  setTimeout(() => seen.push(100), 100)
+  setTimeout(() => seen.push(300), 300)
+  jest.advanceTimersToNextTimer()
+  expect(seen).toEqual([100])
+  jest.advanceTimersToNextTimer(2)
+  expect(seen).toEqual([100, 300])
+  expect(jest.now() - start).toBe(300)
+})
+
+test('setSystemTime moves Date, not the timers; getRealSystemTime reads the real clock', () => {
+  const seen = []
+  setTimeout(() => seen.push(new Date().toISOString()), 50)
+  jest.setSystemTime(new Date('2030-06-01T00:00:00Z'))
+  expect(new Date().toISOString()).toBe('2030-06-01T00:00:00.000Z')
+  jest.advanceTimersByTime(50)
+  expect(seen).toEqual(['2030-06-01T00:00:00.050Z'])
+  expect(Math.abs(jest.getRealSystemTime() - performance.timeOrigin - performance.now())).toBeLessThan(60_000)
+})
+
+test('getTimerCount and clearAllTimers', () => {
+  setTimeout(() => {}, 10)
+  setInterval(() => {}, 10)
+  ;(typeof setImmediate === 'function' ? setImmediate : setTimeout)(() => {}) // jsdom has no setImmediate
+  expect(jest.getTimerCount()).toBe(3)
+  jest.clearAllTimers()
+  expect(jest.getTimerCount()).toBe(0)
+})
+
+test('the async variants let promise callbacks run between timers', async () => {
+  const seen = []
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  const retry = async () => { for (let i = 0; i < 3; i++) { seen.push(Date.now() - start); await wait(1000) } }
+  const done = retry()
+  await jest.advanceTimersByTimeAsync(2000)
+  expect(seen).toEqual([0, 1000, 2000])
+  await jest.runAllTimersAsync()
+  await done
+  setTimeout(() => seen.push('next'), 10)
+  await jest.advanceTimersToNextTimerAsync()
+  setTimeout(() => seen.push('pending'), 10)
+  await jest.runOnlyPendingTimersAsync()
+  expect(seen).toEqual([0, 1000, 2000, 'next', 'pending'])
+})
+
+test('advanceTimersToNextFrame and runAllTicks', () => {
+  const seen = []
+  setTimeout(() => seen.push(['timeout', Date.now() - start]), 10)
+  process.nextTick(() => seen.push('tick'))
+  jest.runAllTicks()
+  expect(seen).toEqual(['tick'])
+  jest.advanceTimersToNextFrame() // to the next 16 ms frame boundary
+  expect(seen).toEqual(['tick', ['timeout', 10]])
+  expect(jest.now() - start).toBe(16)
+})
+
+test('requestAnimationFrame, where the environment has one, fires at the next frame', () => {
+  if (typeof requestAnimationFrame !== 'function') return
+  const seen = []
+  requestAnimationFrame(() => seen.push(Date.now() - start))
+  jest.advanceTimersByTime(5)
+  expect(seen).toEqual([])
+  jest.advanceTimersToNextFrame()
+  expect(seen).toEqual([16])
+})
+
+test('useRealTimers puts the real functions back', () => {
+  const fake = setTimeout
+  jest.useRealTimers()
+  expect(setTimeout).not.toBe(fake)
+  jest.useFakeTimers()
+  expect(setTimeout).not.toBe(fake)
+})
+
+test('tells the clocks apart: a non-finite advance throws on the wheel', () => {
+  // fake-timers would move the clock to NaN; timing-wheel/fake-timers refuses (a deliberate difference).
+  // (The error comes from the environment's realm, so it is matched by its message.)
+  expect(() => jest.advanceTimersByTime(Number.NaN)).toThrow('needs a finite number of milliseconds')
+})
