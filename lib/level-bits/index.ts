@@ -92,12 +92,15 @@ export const extendToMaxNumBits = (lb: LevelBits): LevelBits =>
 
 /**
  * The time span each level covers when one key is `alarmPrecision` long: level `i` spans
- * `2^(b0 + ... + bi)` keys.
+ * `2^(b0 + ... + bi)` keys. Throws `InvalidConfig` unless `alarmPrecision` is a finite number > 0.
  *
  * @example
  * LevelBits.durations(LevelBits.createExn([10, 10]), 1) // [1024, 1048576]
  */
 export const durations = (lb: LevelBits, alarmPrecision: number): readonly number[] => {
+  if (typeof alarmPrecision !== 'number' || !(alarmPrecision > 0 && alarmPrecision < Infinity)) {
+    throw new TimingWheelError('InvalidConfig', `durations: alarmPrecision ${show(alarmPrecision)} is not a finite number > 0`)
+  }
   let bitsSoFar = 0
   return lb.map((bits) => {
     bitsSoFar += bits
