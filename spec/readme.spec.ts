@@ -74,4 +74,11 @@ describe('the README', () => {
     const stdout = await run(bin('vitest'), ['run', '--config', 'vitest.config.mjs'])
     expect(stdout).toMatch(new RegExp(`Test Files\\s+${tests.length} passed`))
   })
+
+  it('names only entries the package exports (the Jest configuration block among them)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const entries = new Set([...readme.matchAll(/'(timing-wheel(?:\/[\w/-]+)?)'/g)].map((m) => m[1]!))
+    expect(entries).toContain('timing-wheel/jest-environment/jsdom')
+    for (const entry of entries) expect(() => import.meta.resolve(entry), entry).not.toThrow()
+  })
 })

@@ -14,9 +14,18 @@ interface Timers {
   readonly next: () => void
   readonly count: () => number
   readonly setSystemTime: (t: number) => void
+  readonly nextAsync: () => Promise<void>
+  readonly runAllAsync: () => Promise<void>
+  readonly runOnlyPending: () => void
+  readonly runOnlyPendingAsync: () => Promise<void>
+  readonly toNextFrame: () => void
+  readonly runAllTicks: () => void
+  readonly clearAll: () => void
 }
 
 const start = Date.UTC(2024, 0, 1)
+// Both sides fake queueMicrotask, which neither fakes by default (Vitest refuses nextTick in its forks pool).
+const toFake = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date', 'queueMicrotask'] as const
 
 const scenarios: Record<string, (timers: Timers) => Promise<unknown[]>> = {
   'timeouts and intervals in order': async (timers) => {
@@ -54,6 +63,44 @@ const scenarios: Record<string, (timers: Timers) => Promise<unknown[]>> = {
     await done
     return seen
   },
+  'runOnlyPending leaves what the timers schedule': async (timers) => {
+    const seen: unknown[] = []
+    setTimeout(() => {
+      seen.push(['a', Date.now() - start])
+      setTimeout(() => seen.push('later'), 1)
+    }, 10)
+    setInterval(() => seen.push(['i', Date.now() - start]), 4)
+    timers.runOnlyPending()
+    return [...seen, timers.count(), Date.now() - start]
+  },
+  'the async steps let promise callbacks run between timers': async (timers) => {
+    const seen: unknown[] = []
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    void wait(10).then(() => {
+      seen.push(['then', Date.now() - start])
+      return wait(5).then(() => seen.push(['then again', Date.now() - start]))
+    })
+    await timers.nextAsync()
+    seen.push(timers.count())
+    const every = setInterval(() => seen.push(['i', Date.now() - start]), 7)
+    await timers.runOnlyPendingAsync()
+    clearInterval(every)
+    setTimeout(() => Promise.resolve().then(() => setTimeout(() => seen.push(['deep', Date.now() - start]), 3)), 2)
+    await timers.runAllAsync()
+    return seen
+  },
+  'frames, ticks and clearing': async (timers) => {
+    const seen: unknown[] = []
+    setTimeout(() => seen.push(['t', Date.now() - start]), 20)
+    queueMicrotask(() => seen.push('microtask'))
+    timers.runAllTicks()
+    timers.toNextFrame()
+    seen.push(Date.now() - start)
+    timers.clearAll()
+    seen.push(timers.count())
+    timers.tick(100)
+    return seen
+  },
   'system time moves Date, not timers': async (timers) => {
     const seen: unknown[] = []
     setTimeout(() => seen.push(new Date().toISOString()), 50)
@@ -66,7 +113,7 @@ const scenarios: Record<string, (timers: Timers) => Promise<unknown[]>> = {
 const results: Record<string, Record<string, unknown[]>> = { wheel: {}, vi: {} }
 
 describe('on useVirtualClock', () => {
-  const clock = useVirtualClock({ now: start })
+  const clock = useVirtualClock({ now: start, toFake: [...toFake] })
   const timers: Timers = {
     tick: (ms) => void clock().tick(ms),
     tickAsync: async (ms) => void (await clock().tickAsync(ms)),
@@ -74,6 +121,13 @@ describe('on useVirtualClock', () => {
     next: () => void clock().next(),
     count: () => clock().countTimers(),
     setSystemTime: (t) => clock().setSystemTime(t),
+    nextAsync: async () => void (await clock().nextAsync()),
+    runAllAsync: async () => void (await clock().runAllAsync()),
+    runOnlyPending: () => void clock().runToLast(),
+    runOnlyPendingAsync: async () => void (await clock().runToLastAsync()),
+    toNextFrame: () => void clock().runToFrame(),
+    runAllTicks: () => clock().runMicrotasks(),
+    clearAll: () => clock().reset(),
   }
   for (const [name, run] of Object.entries(scenarios)) {
     it(name, async () => {
@@ -90,7 +144,7 @@ describe('on useVirtualClock', () => {
 
 describe('on vi.useFakeTimers', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ now: start })
+    vi.useFakeTimers({ now: start, toFake })
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -102,6 +156,13 @@ describe('on vi.useFakeTimers', () => {
     next: () => void vi.advanceTimersToNextTimer(),
     count: () => vi.getTimerCount(),
     setSystemTime: (t) => void vi.setSystemTime(t),
+    nextAsync: async () => void (await vi.advanceTimersToNextTimerAsync()),
+    runAllAsync: async () => void (await vi.runAllTimersAsync()),
+    runOnlyPending: () => void vi.runOnlyPendingTimers(),
+    runOnlyPendingAsync: async () => void (await vi.runOnlyPendingTimersAsync()),
+    toNextFrame: () => void vi.advanceTimersToNextFrame(),
+    runAllTicks: () => void vi.runAllTicks(),
+    clearAll: () => vi.clearAllTimers(),
   }
   for (const [name, run] of Object.entries(scenarios)) {
     it(name, async () => {
