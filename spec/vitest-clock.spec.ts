@@ -144,7 +144,7 @@ describe('on useVirtualClock', () => {
 
 describe('on vi.useFakeTimers', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ now: start, toFake })
+    vi.useFakeTimers({ now: start, toFake: [...toFake] })
   })
   afterEach(() => {
     vi.useRealTimers()
