@@ -56,9 +56,10 @@ const importGraph = async (specifier: string): Promise<{ files: Set<string>; pac
     files.add(file)
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*'([^']+)'/gm)) {
       if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
-      else packages.add(spec!.split('/')[0]!)
+      else packages.add(spec!.replace(/^#/, '').split('/')[0]!)
     }
   }
   visit(fileURLToPath(import.meta.resolve(specifier)))
+  // `#fp-ts/*` is the package's own map to fp-ts (package.json "imports").
   return { files, packages }
 }

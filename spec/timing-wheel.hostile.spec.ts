@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
-import { Alarm, Config, PriorityQueue, TimingWheel, TimingWheelError, type TimingWheelErrorCode } from '../lib/index.js'
+import { Alarm, Config, Elt, PriorityQueue, TimingWheel, TimingWheelError, type TimingWheelErrorCode } from '../lib/index.js'
 import { ReferenceWheel } from '../lib/testing/index.js'
 import { expectCode } from './support/expect-error.js'
 
@@ -240,5 +240,33 @@ describe('snapshots from outside', () => {
     expect(describe({ ...snapshot(0), alarms: [{ at: 1, value: 1, when: 2 }] })).toContain('alarms.0.when: unknown key')
     expect(describe({ ...snapshot(0), config: { alarmPrecision: 1, precision: 1 } })).toContain('config.precision: unknown key')
     expect(describe({ ...snapshot(0), alarms: 5n })).toContain('5')
+  })
+})
+
+describe('a handle that names no alarm', () => {
+  it('is reported by the function called, as row/generation, or as not a handle at all', () => {
+    const { w, alarms } = sample()
+    const fired = alarms[0]!
+    TimingWheel.advanceClock(w, 11, () => {})
+    const row = (fired as number) % 2 ** 27
+    const message = (f: () => unknown): string => expectCode('AlarmNotFound', f).replace(/^AlarmNotFound: /, '')
+    for (const [name, call] of [
+      ['reschedule', () => TimingWheel.reschedule(w, fired, 20)],
+      ['rescheduleAtIntervalNum', () => TimingWheel.rescheduleAtIntervalNum(w, fired, 20)],
+      ['remove', () => TimingWheel.remove(w, fired)],
+      ['Alarm.at', () => Alarm.at(w, fired)],
+      ['Alarm.value', () => Alarm.value(w, fired)],
+      ['Alarm.intervalNum', () => Alarm.intervalNum(w, fired)],
+    ] as const) {
+      expect(message(call)).toBe(
+        `${name}: alarm ${row}/${((fired as number) - row) / 2 ** 27} is not in this timing wheel: it fired or was removed (or cleared), or is another timing wheel's`,
+      )
+    }
+    expect(message(() => TimingWheel.remove(w, 1.5 as TimingWheel.Alarm<string>))).toBe(
+      'remove: 1.5 is not an alarm handle (handles are the integers add returns)',
+    )
+    expect(message(() => TimingWheel.remove(w, (2 ** 27 - 1) as TimingWheel.Alarm<string>))).toMatch(/^remove: alarm 134217727\/0 was never in this timing wheel$/)
+    const q = PriorityQueue.create<string>()
+    expect(message(() => Elt.key(q, 3 as never))).toBe('Elt.key: element 3/0 was never in this priority queue')
   })
 })

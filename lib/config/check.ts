@@ -4,7 +4,7 @@
  * load io-ts. It reports every problem at once, each with its path and value, and returns
  * in time bounded by the input whatever the numbers (see `intervals.ts`).
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from '#fp-ts/Either.js'
 import { show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import { maxCapacity } from '../priority-queue/index.js'

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js'
-import { pipe } from 'fp-ts/lib/function.js'
+import * as E from '#fp-ts/Either.js'
+import { pipe } from '#fp-ts/function.js'
 import * as t from 'io-ts'
 import { TimingWheelError } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'

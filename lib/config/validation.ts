@@ -3,8 +3,8 @@
  * every validation error instead of stopping at the first, field validation that keeps
  * the path, number refinements, and one-message error reports.
  */
-import * as E from 'fp-ts/lib/Either.js'
-import * as RA from 'fp-ts/lib/ReadonlyArray.js'
+import * as E from '#fp-ts/Either.js'
+import * as RA from '#fp-ts/ReadonlyArray.js'
 import * as t from 'io-ts'
 import { show } from '../errors.js'
 

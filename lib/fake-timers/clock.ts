@@ -54,6 +54,7 @@ export type { TimerType } from './state.js'
 
 /** How the clock moves by itself: not at all, to each timer in turn, or with real time. */
 export interface TickMode {
+  /** `manual`: only moves; `nextAsync`: runs each timer in turn; `interval`: follows real time. */
   readonly mode: 'manual' | 'nextAsync' | 'interval'
   /** For `interval`: how many ms to tick every as many real ms; default 20. */
   readonly delta?: number | undefined
@@ -64,6 +65,7 @@ type Callback = (...args: never[]) => unknown
 /** `process.hrtime` on virtual time: `[seconds, nanoseconds]` since the clock's start. */
 export interface HrTime {
   (previous?: readonly [number, number]): [number, number]
+  /** The same time in nanoseconds. */
   bigint?: () => bigint
 }
 
@@ -73,19 +75,29 @@ export interface HrTime {
  * interval, refreshed).
  */
 export interface TimerDescription {
+  /** The timer's id. */
   readonly id: number
+  /** What made it (`Timeout`, `Interval`, `Immediate`, `AnimationFrame`, `IdleCallback`). */
   readonly type: TimerType
+  /** Its callback. */
   readonly func: (...args: unknown[]) => unknown
+  /** The arguments its callback gets. */
   readonly args: readonly unknown[] | undefined
+  /** The delay it was set with, in ms. */
   readonly delay: number | undefined
+  /** Its period, for an interval. */
   readonly interval: number | undefined
+  /** When it was last armed. */
   readonly createdAt: number
+  /** When it is due. */
   readonly callAt: number
 }
 
 /** What `requestIdleCallback` passes its callback. */
 export interface IdleDeadline {
+  /** Whether the callback runs because its timeout passed. */
   readonly didTimeout: boolean
+  /** Ms left in the idle period. */
   readonly timeRemaining: () => number
 }
 
@@ -101,27 +113,44 @@ export interface Clock {
   /** Whether a run is one step from the loop limit (creations then record their stacks). */
   readonly isNearInfiniteLimit: boolean
   /** The current tick mode. */
-  readonly tickMode: TickMode & { readonly counter: number }
+  readonly tickMode: TickMode & {
+    /** How many times the mode has been set. */
+    readonly counter: number
+  }
   /** A `Date` whose current time is this clock's. */
   readonly Date: ClockDate
   /** The host's `Intl`, with `DateTimeFormat` formatting this clock's time by default. */
   readonly Intl?: typeof Intl
   /** `performance` on virtual time: `now()`, and after `install` the rest of `Performance` as no-ops. */
-  readonly performance?: { now: () => number; [name: string]: unknown }
+  readonly performance?: {
+    /** Ms since the clock's start. */
+    now: () => number
+    [name: string]: unknown
+  }
   /** `process.hrtime` on virtual time (where the host has `process.hrtime`). */
   readonly hrtime?: HrTime
   /** The pending timers by id, as a fresh `Map` of descriptions. */
   readonly timers: Map<number, TimerDescription>
 
+  /** Node's and the browser's `setTimeout` on virtual time. */
   readonly setTimeout: (callback: Callback, delay?: unknown, ...args: unknown[]) => VirtualClock.TimerId
+  /** Cancels a timeout. */
   readonly clearTimeout: (id?: unknown) => void
+  /** `setInterval` on virtual time. */
   readonly setInterval: (callback: Callback, delay?: unknown, ...args: unknown[]) => VirtualClock.TimerId
+  /** Cancels an interval. */
   readonly clearInterval: (id?: unknown) => void
+  /** `setImmediate` on virtual time: due now, after the timers already due. */
   readonly setImmediate: (callback: Callback, ...args: unknown[]) => VirtualClock.TimerId
+  /** Cancels an immediate. */
   readonly clearImmediate: (id?: unknown) => void
+  /** Runs the callback at the next 16 ms frame boundary. */
   readonly requestAnimationFrame: (callback: (time: number) => unknown) => number
+  /** Cancels an animation frame callback. */
   readonly cancelAnimationFrame: (id?: unknown) => void
+  /** Runs the callback when no other timer is due, or at its timeout. */
   readonly requestIdleCallback: (callback: (deadline: IdleDeadline) => unknown, options?: { timeout?: number }) => number
+  /** Cancels an idle callback. */
   readonly cancelIdleCallback: (id?: unknown) => void
   /** Queues a faked microtask; it runs at the clock's next move or `runMicrotasks`. */
   readonly nextTick: (callback: Callback, ...args: unknown[]) => void

@@ -15,7 +15,10 @@ export type ClockDate = DateConstructor & {
   /** Always true: `install` refuses a target whose `Date` has it. */
   readonly isFake: true
   /** The clock; set once the clock exists. */
-  clock: { readonly now: number }
+  clock: {
+    /** The clock's wall-clock time. */
+    readonly now: number
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from '#fp-ts/Either.js'
 import { TimingWheelError, show } from '../errors.js'
 
 declare const levelBitsBrand: unique symbol

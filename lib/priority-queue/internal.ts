@@ -9,6 +9,8 @@ export {
   minKeyOr,
   changeWithAt,
   eltAt,
+  eltKeyAs,
+  eltValueAs,
   removeAtMinKeyUpTo,
   atRangeOfMinKey,
   toArrayInOrder,

@@ -32,7 +32,7 @@
  * Each occupied slot passed costs a constant; empty slots are skipped 32 at a time by the
  * levels' occupancy bitmaps; an element moves down at most once per level.
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import {
@@ -106,8 +106,17 @@ export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
  */
 const NO_ROW = -1
 
-/** A priority queue of values of type `A`. Use the functions of this module on it. */
+/** Keys the one member of the published type (see {@link PriorityQueue}). */
+declare const valueType: unique symbol
+
+/**
+ * A priority queue of values of type `A`. Use the functions of this module on it. Its
+ * fields are not published: the declarations show only a member no value has, which keeps
+ * `PriorityQueue<A>` distinct from other objects and covariant in `A`, as its fields do.
+ */
 export class PriorityQueue<A> {
+  /** @hidden For the type checker only: no value has it. */
+  declare readonly [valueType]: A
   /** @internal */ readonly levelBits: LevelBits.LevelBits
   /** @internal */ readonly levels: Levels
   /** @internal */ readonly pool: Pool<A>
@@ -158,10 +167,21 @@ const keyOutOfRange = (pq: PriorityQueue<unknown>, what: string, key: unknown): 
   )
 }
 
+/**
+ * A handle is `generation * 2^27 + row`: shown as `row/generation`, it says which element
+ * it was, where sixteen digits say nothing. Anything else is not a handle at all.
+ */
 const notFound = (pq: PriorityQueue<unknown>, what: string, elt: unknown): never => {
+  const item = pq.noun === 'timing wheel' ? 'alarm' : 'element'
+  const isHandle = typeof elt === 'number' && Number.isSafeInteger(elt) && elt >= 0
+  const row = isHandle ? elt % 2 ** 27 : 0
   throw new TimingWheelError(
     'AlarmNotFound',
-    `${what}: ${show(elt)} is not in this ${pq.noun} (removed, already fired, null, or from another one)`,
+    !isHandle
+      ? `${what}: ${show(elt)} is not an ${item} handle (handles are the integers add returns)`
+      : row >= pq.pool.used
+        ? `${what}: ${item} ${row}/${(elt - row) / 2 ** 27} was never in this ${pq.noun}`
+        : `${what}: ${item} ${row}/${(elt - row) / 2 ** 27} is not in this ${pq.noun}: it fired or was removed (or cleared), or is another ${pq.noun}'s`,
   )
 }
 
@@ -374,16 +394,22 @@ export const mem = <A>(pq: PriorityQueue<A>, elt: Elt<A>): boolean => {
 }
 
 /** The key of an element in the queue, or of the one whose handler is running. */
-export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
-  keyOf(pq.pool, readableRow(pq, elt, 'Elt.key'))
+export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number => eltKeyAs(pq, elt, 'Elt.key')
 
 /** The value of an element in the queue, or of the one whose handler is running. */
-export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A =>
-  valueOf(pq.pool, readableRow(pq, elt, 'Elt.value'))
+export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A => eltValueAs(pq, elt, 'Elt.value')
 
-/** @internal The number stored beside the key. */
-export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number =>
-  atOf(pq.pool, readableRow(pq, elt, 'Alarm.at'))
+/** @internal {@link eltKey}, with `what` naming the caller in errors. */
+export const eltKeyAs = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): number =>
+  keyOf(pq.pool, readableRow(pq, elt, what))
+
+/** @internal {@link eltValue}, with `what` naming the caller in errors. */
+export const eltValueAs = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): A =>
+  valueOf(pq.pool, readableRow(pq, elt, what))
+
+/** @internal The number stored beside the key; `what` names the caller in errors. */
+export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): number =>
+  atOf(pq.pool, readableRow(pq, elt, what))
 
 /** The handle that no queue ever holds. */
 export const nullElt = <A>(): Elt<A> => -1 as Elt<A>

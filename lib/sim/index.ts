@@ -11,6 +11,6 @@
  *
  * @module
  */
-export * as VirtualClock from './virtual-clock.js'
+export * as VirtualClock from './namespace.js'
 export { TimerHandle, type TimerId } from './handle.js'
 export type { FakeableName, InstallOptions, TimerFunctionName } from './install.js'

@@ -696,10 +696,10 @@ export const invariant = (clock: VirtualClock): void => {
 }
 
 /**
- * @internal The state behind a clock and the steps that move it, for
- * `timing-wheel/fake-timers`: its clocks are these clocks, moved step by step so that
- * they can run queued microtasks between timers and yield to the host's event loop
- * between them, as fake-timers' clocks do. Not part of the public API.
+ * The state behind a clock and the steps that move it, for `timing-wheel/fake-timers`:
+ * its clocks are these clocks, moved step by step so that they can run queued microtasks
+ * between timers and yield to the host's event loop between them, as fake-timers' clocks
+ * do. Not in the `VirtualClock` namespace (see namespace.ts).
  */
 export const internals = {
   stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
@@ -717,5 +717,5 @@ export const internals = {
   reset,
 }
 
-/** @internal The state of a clock, for {@link internals}. */
+/** The state of a clock, for {@link internals}. */
 export type { State }

@@ -10,7 +10,7 @@
  * @module
  */
 import fc from 'fast-check'
-import * as E from 'fp-ts/lib/Either.js'
+import * as E from '#fp-ts/Either.js'
 import * as Config from '../config/index.js'
 import * as LevelBits from '../level-bits/index.js'
 import type { AlarmChoice, Command, CommandKind, HandlerAction, Nudge, TimeChoice } from './commands.js'

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import * as N from 'fp-ts/lib/number.js'
-import * as O from 'fp-ts/lib/Option.js'
+import * as N from '#fp-ts/number.js'
+import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as Alarm from '../alarm/index.js'
 import { isFiring } from '../priority-queue/internal.js'

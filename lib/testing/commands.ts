@@ -13,7 +13,7 @@
  *
  * @module
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from '#fp-ts/Option.js'
 import { TimingWheelError } from '../errors.js'
 import * as Alarm from '../alarm/index.js'
 import * as TimingWheel from '../timing-wheel/index.js'

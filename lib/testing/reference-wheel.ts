@@ -21,7 +21,7 @@
  *
  * @module
  */
-import * as O from 'fp-ts/lib/Option.js'
+import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import { maxExactIntervalNum } from '../timing-wheel/intervals.js'
@@ -55,13 +55,13 @@ export interface ReferenceWheel<A> {
   readonly maxIntervalNum: number
   /** The clock's time. */
   now: number
-  /** @internal Alarms in firing order: by key, then by when they were (re)scheduled. */
+  /** @hidden Alarms in firing order: by key, then by when they were (re)scheduled. */
   entries: Array<Entry<A>>
-  /** @internal The alarm whose handler is running, if any. */
+  /** @hidden The alarm whose handler is running, if any. */
   firing: Entry<A> | undefined
-  /** @internal Whether an advance is calling handlers. */
+  /** @hidden Whether an advance is calling handlers. */
   inHandlers: boolean
-  /** @internal The next handle, and the next (re)schedule's version. */
+  /** @hidden The next handle, and the next (re)schedule's version. */
   nextHandle: number
 }
 

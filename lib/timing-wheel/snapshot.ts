@@ -6,9 +6,9 @@
  * in that order, which reproduces the firing order; handles do not carry over. A snapshot
  * that fails anywhere yields every problem found and no wheel.
  */
-import * as A from 'fp-ts/lib/Apply.js'
-import * as E from 'fp-ts/lib/Either.js'
-import { pipe } from 'fp-ts/lib/function.js'
+import * as A from '#fp-ts/Apply.js'
+import * as E from '#fp-ts/Either.js'
+import { pipe } from '#fp-ts/function.js'
 import * as t from 'io-ts'
 import * as Config from '../config/index.js'
 import { show } from '../errors.js'

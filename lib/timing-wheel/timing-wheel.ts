@@ -17,8 +17,8 @@
  * and "never early" hold exactly. The wheel's range ends at the last interval doubles keep
  * apart (`maxIntervalNum`): the range is trimmed there, and the alarm range with it.
  */
-import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
+import * as E from '#fp-ts/Either.js'
+import * as O from '#fp-ts/Option.js'
 import * as ConfigCheck from '../config/check.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
@@ -32,6 +32,8 @@ import {
   minKeyOr,
   changeWithAt,
   eltAt,
+  eltKeyAs,
+  eltValueAs,
   isFiring,
   nameAs,
   removeAtMinKeyUpTo,
@@ -58,8 +60,17 @@ export interface Config {
   readonly capacity?: number
 }
 
-/** A timing wheel holding alarms with values of type `A`. Use this module's functions on it. */
+/** Keys the one member of a structure's published type (see {@link TimingWheel}). */
+declare const valueType: unique symbol
+
+/**
+ * A timing wheel holding alarms with values of type `A`. Use this module's functions on it.
+ * Its fields are not published: the declarations show only a member no value has, which
+ * keeps `TimingWheel<A>` distinct from other objects and covariant in `A`, as its fields do.
+ */
 export class TimingWheel<A> {
+  /** @hidden For the type checker only: no value has it. */
+  declare readonly [valueType]: A
   /** @internal */ readonly intervals: Intervals.Intervals
   /** @internal */ readonly queue: PQ.PriorityQueue<A>
   /** @internal */ readonly capacity: number | undefined
@@ -344,7 +355,7 @@ export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => PQ.remove
  * Constant time. Throws `AlarmNotFound` or `TimeOutOfRange`, changing nothing.
  */
 export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): void => {
-  eltAt(t.queue, toElt(alarm)) // AlarmNotFound before TimeOutOfRange
+  eltAt(t.queue, toElt(alarm), 'reschedule') // AlarmNotFound before TimeOutOfRange
   changeWithAt(t.queue, toElt(alarm), keyOfAlarmTime(t, at, 'reschedule'), at)
 }
 
@@ -354,7 +365,7 @@ export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): v
  * Constant time.
  */
 export const rescheduleAtIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>, k: number): void => {
-  eltAt(t.queue, toElt(alarm))
+  eltAt(t.queue, toElt(alarm), 'rescheduleAtIntervalNum')
   checkAlarmIntervalNum(t, k, 'rescheduleAtIntervalNum')
   changeWithAt(t.queue, toElt(alarm), k, intervalNumStartUnchecked(t, k))
 }
@@ -387,11 +398,12 @@ export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void =
  * The time of an alarm in the wheel or of the one whose handler is running; throws
  * `AlarmNotFound` otherwise. Constant time.
  */
-export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm))
+export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm), 'Alarm.at')
 /** The value of an alarm in the wheel or of the one whose handler is running; throws `AlarmNotFound` otherwise. */
-export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => Elt.value(t.queue, toElt(alarm))
+export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => eltValueAs(t.queue, toElt(alarm), 'Alarm.value')
 /** The number of the interval of an alarm's time; throws as {@link alarmValue}. */
-export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => Elt.key(t.queue, toElt(alarm))
+export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number =>
+  eltKeyAs(t.queue, toElt(alarm), 'Alarm.intervalNum')
 /** A handle that is in no wheel: a placeholder for "no alarm" where a handle is required. */
 export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 
@@ -415,9 +427,6 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
  * Sets `now` to `to` and fires every alarm with `at < intervalStart(to)`, calling
  * `handleFired` on each in interval order and, within an interval, in the order added.
  *
- * @example
- * TimingWheel.advanceClock(t, 1000, (a) => console.log(Alarm.at(t, a), Alarm.value(t, a)))
- *
  * A no-op if `to <= now`. During the handlers `now` is already `to`; they may add, remove
  * and reschedule alarms. If a handler throws, the advance completes and then the first
  * error is rethrown.
@@ -427,6 +436,9 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
  *
  * Throws `TimeOutOfRange` if `to` is not finite or past the representable range,
  * `Reentrant` from a handler; either way nothing changes.
+ *
+ * @example
+ * TimingWheel.advanceClock(t, 1000, (a) => console.log(Alarm.at(t, a), Alarm.value(t, a)))
  */
 export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (alarm: Alarm<A>) => void): void => {
   if (isFiring(t.queue)) reentrant('advanceClock')

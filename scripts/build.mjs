@@ -1,0 +1,41 @@
+/**
+ * Finishes dist/ after `tsc` has written the ES modules and declarations to dist/lib:
+ *
+ * - fp-ts is imported as `#fp-ts/*`, which package.json maps to its CommonJS build under
+ *   Node and to its ES modules for bundlers (the only form they can tree-shake). Published
+ *   declarations name `fp-ts/lib/*` instead, so they resolve under every moduleResolution,
+ *   `node` (which has no subpath imports) included.
+ * - dist/cjs holds the same modules as CommonJS, with declarations, for `require` (Node
+ *   20.0 to 20.18 cannot require an ES module, and Jest's module system never can).
+ */
+import { transformSync } from 'esbuild'
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const esm = join(root, 'dist', 'lib')
+const cjs = join(root, 'dist', 'cjs')
+
+const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+const toFpTsLib = (code) => code.replaceAll(`'#fp-ts/`, `'fp-ts/lib/`)
+const write = (file, text) => {
+  mkdirSync(dirname(file), { recursive: true })
+  writeFileSync(file, text)
+}
+
+for (const file of files(esm)) {
+  const target = join(cjs, relative(esm, file))
+  if (file.endsWith('.d.ts')) {
+    const declarations = toFpTsLib(readFileSync(file, 'utf8'))
+    writeFileSync(file, declarations)
+    write(target, declarations)
+  } else if (file.endsWith('.js')) {
+    const code = toFpTsLib(readFileSync(file, 'utf8')).replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n')
+    // A module exporting a value as 'module.exports' (what Node's require of an ES module
+    // returns) is that value when required from the CommonJS build too.
+    const own = /as ['"]module\.exports['"]/.test(code) ? `module.exports = module.exports['module.exports']\n` : ''
+    write(target, transformSync(code, { format: 'cjs', target: 'es2022', loader: 'js' }).code + own)
+  }
+}
+write(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
