@@ -20,7 +20,7 @@
  * clocks alike).
  */
 import fc from 'fast-check'
-import { delays, strangers } from './sim-program.js'
+import { delays, describeError, moveClock, recorder, show, strangers } from './sim-program.js'
 
 type Callback = (...args: never[]) => unknown
 
@@ -200,15 +200,6 @@ export const programArb: fc.Arbitrary<Program> = fc.record({
 
 const callbackBudget = 300
 
-const show = (v: unknown): string => {
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v)
-  if (typeof v === 'bigint') return `${v}n`
-  if (typeof v === 'string') return JSON.stringify(v)
-  if (v instanceof Date) return `Date(${v.getTime()})`
-  return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)
-}
-
-const describeError = (e: unknown): string => (e instanceof Error ? `${e.constructor.name}: ${e.message}` : `value ${show(e)}`)
 
 /** Runs a program on a clock made by `makeClock(now, loopLimit)`; resolves to its trace. */
 export const runProgram = async (
@@ -241,27 +232,8 @@ export const runProgram = async (
     )
   }
 
-  const attempt = (what: string, f: () => unknown, returnsId = false): void => {
-    let outcome: string
-    try {
-      const result = f()
-      outcome = returnsId ? `: ${typeof result}` : `= ${show(result)}`
-    } catch (e) {
-      outcome = `threw ${describeError(e)}`
-    }
-    trace.push(`${what} ${outcome} ${state()}`)
-  }
-
-  const move = (m: SyncMove): unknown => {
-    switch (m.kind) {
-      case 'tick':
-        return clock.tick(m.ms)
-      case 'jump':
-        return clock.jump(m.ms)
-      default:
-        return clock[m.kind]()
-    }
-  }
+  const attempt = recorder(trace, state)
+  const move = (m: SyncMove): unknown => moveClock(clock as unknown as Parameters<typeof moveClock>[0], m)
 
   const start = (spec: TimerSpec): unknown => {
     const index = handles.length

@@ -180,15 +180,48 @@ export const programArb: fc.Arbitrary<Program> = fc.record({
 /** Callbacks a program may run in all; past it they only stop their own interval. */
 const callbackBudget = 400
 
-const show = (v: unknown): string => {
+export const show = (v: unknown): string => {
   if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v)
+  if (typeof v === 'bigint') return `${v}n`
   if (typeof v === 'string') return JSON.stringify(v)
   if (v instanceof Date) return `Date(${v.getTime()})`
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)
 }
 
-const describeError = (e: unknown): string =>
+export const describeError = (e: unknown): string =>
   e instanceof Error ? `${e.constructor.name}: ${e.message}` : `value ${show(e)}`
+
+/**
+ * Records a call's outcome with the clock's state after it, in `trace`; ids are opaque
+ * (fake-timers numbers them globally).
+ */
+export const recorder =
+  (trace: string[], state: () => string) =>
+  (what: string, f: () => unknown, returnsId = false): void => {
+    let outcome: string
+    try {
+      const result = f()
+      outcome = returnsId ? `: ${typeof result}` : `= ${show(result)}`
+    } catch (e) {
+      outcome = `threw ${describeError(e)}`
+    }
+    trace.push(`${what} ${outcome} ${state()}`)
+  }
+
+/** Makes a synchronous move on any clock with fake-timers' moves. */
+export const moveClock = <M extends { readonly kind: string; readonly ms?: number | string }>(
+  clock: { tick: (ms: number | string) => unknown; jump: (ms: number | string) => unknown } & Record<string, unknown>,
+  m: M,
+): unknown => {
+  switch (m.kind) {
+    case 'tick':
+      return clock.tick(m.ms!)
+    case 'jump':
+      return clock.jump(m.ms!)
+    default:
+      return (clock[m.kind] as () => unknown)()
+  }
+}
 
 /** Runs a program on a clock made by `makeClock(now, loopLimit)`; returns its trace. */
 export const runProgram = (
@@ -203,28 +236,8 @@ export const runProgram = (
 
   const state = (): string => `now=${show(clock.now)} count=${clock.countTimers()} perf=${show(clock.performance.now())}`
 
-  /** Runs a call and records its outcome; ids are opaque (fake-timers numbers them globally). */
-  const attempt = (what: string, f: () => unknown, returnsId = false): void => {
-    let outcome: string
-    try {
-      const result = f()
-      outcome = returnsId ? `: ${typeof result}` : `= ${show(result)}`
-    } catch (e) {
-      outcome = `threw ${describeError(e)}`
-    }
-    trace.push(`${what} ${outcome} ${state()}`)
-  }
-
-  const move = (m: Move): unknown => {
-    switch (m.kind) {
-      case 'tick':
-        return clock.tick(m.ms)
-      case 'jump':
-        return clock.jump(m.ms)
-      default:
-        return clock[m.kind]()
-    }
-  }
+  const attempt = recorder(trace, state)
+  const move = (m: Move): unknown => moveClock(clock as unknown as Parameters<typeof moveClock>[0], m)
 
   const clear = (how: Clearer, id: unknown): void => clock[how](id)
 
