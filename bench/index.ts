@@ -20,6 +20,7 @@ import { heapJs } from './adapters/heap-js.js'
 import { tinyqueue } from './adapters/tinyqueue.js'
 import { loadVirtualClock } from './adapters/virtual-clock.js'
 import { wheel } from './adapters/wheel.js'
+import { exploringClock } from './adapters/exploring-clock.js'
 import { wheelFakeTimers } from './adapters/wheel-fake-timers.js'
 import { canMeasureMemory } from './drivers.js'
 import { render, toJson } from './report.js'
@@ -56,7 +57,7 @@ try {
     warmSizes: quick ? Workloads.tiny : Workloads.quick,
     seed,
     queues: [wheel, flatqueue, tinyqueue, heapJs],
-    clocks: [await loadVirtualClock(), wheelFakeTimers, fakeTimers],
+    clocks: [await loadVirtualClock(), wheelFakeTimers, exploringClock, fakeTimers],
     idleClocks: fakeTimers150 === undefined ? [] : [fakeTimers150],
     ...(only === undefined ? {} : { workloads: only }),
     log: (line) => process.stderr.write(`${line}\n`),

@@ -78,3 +78,12 @@ describe('examples/property-test (npm run example:property-test)', () => {
     expect(await summary('7')).toBe(first)
   })
 })
+
+describe('examples/order-bugs (npm run example:order-bugs)', () => {
+  it('finds both bugs within 100 runs, shrunk to one departure each, and passes the fixed code', async () => {
+    const stdout = await run(bin('vitest'), ['run', '--config', 'examples/order-bugs/vitest.config.ts'])
+    expect(stdout).toMatch(/Tests\s+6 passed/)
+    expect(stdout).toMatch(/Counterexample: \[clockArb\(setTimeout #\d+ ran before setTimeout #\d+, both at \d+ ms; plan/)
+    expect(stdout).toMatch(/Counterexample: \[clockArb\(setInterval #\d+ \(due at \d+ ms\) ran \d+ ms late/)
+  })
+})

@@ -57,3 +57,5 @@ export {
 } from './check-guarantees.js'
 export type { Guarantee, CheckOptions } from './check-guarantees.js'
 export * as ReferenceWheel from './reference-wheel.js'
+export { clockArb, type ClockArbOptions } from './clock-arb.js'
+export { createExploringClock, type ExploringClock, type ExploringClockOptions, type Choice } from './exploring-clock.js'
