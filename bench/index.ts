@@ -23,6 +23,7 @@ import { wheel } from './adapters/wheel.js'
 import { exploringClock } from './adapters/exploring-clock.js'
 import { wheelFakeTimers } from './adapters/wheel-fake-timers.js'
 import { canMeasureMemory } from './drivers.js'
+import { gameTable } from './game.js'
 import { render, toJson } from './report.js'
 import { ChecksumMismatch, type WorkloadId, allWorkloads, run } from './runner.js'
 import * as Workloads from './workloads.js'
@@ -33,10 +34,12 @@ const flag = (name: string): string | undefined =>
 
 const quick = args.includes('--quick')
 const seed = Number(flag('seed') ?? 42)
-const only = flag('only')?.split(',') as WorkloadId[] | undefined
+const onlyAll = flag('only')?.split(',')
+const gameRow = onlyAll === undefined || onlyAll.includes('game')
+const only = onlyAll?.filter((w) => w !== 'game') as WorkloadId[] | undefined
 const unknown = only?.filter((w) => !allWorkloads.includes(w)) ?? []
 if (!Number.isInteger(seed) || unknown.length > 0) {
-  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=path] [--only=${allWorkloads.join(',')}]`)
+  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=path] [--only=${[...allWorkloads, 'game'].join(',')}]`)
   process.exit(2)
 }
 const out = flag('out') ?? (quick || only !== undefined ? undefined : fileURLToPath(new URL('./out/results.json', import.meta.url)))
@@ -52,6 +55,15 @@ if (fakeTimers150 === undefined) {
 }
 
 try {
+  if (only === undefined || only.length > 0) await runQueuesAndClocks()
+  if (gameRow) console.log(`\n${gameTable(quick, (line) => process.stderr.write(`${line}\n`))}`)
+} catch (e) {
+  if (!(e instanceof ChecksumMismatch)) throw e
+  console.error(`\nFAILED: ${e.message}`)
+  process.exitCode = 1
+}
+
+async function runQueuesAndClocks(): Promise<void> {
   const results = await run({
     sizes: quick ? Workloads.quick : Workloads.full,
     warmSizes: quick ? Workloads.tiny : Workloads.quick,
@@ -68,8 +80,4 @@ try {
     writeFileSync(out, toJson(results, command, quick ? 'quick' : 'full'))
     console.error(`wrote ${out}`)
   }
-} catch (e) {
-  if (!(e instanceof ChecksumMismatch)) throw e
-  console.error(`\nFAILED: ${e.message}`)
-  process.exitCode = 1
 }

@@ -3,14 +3,26 @@
  */
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { play } from '../examples/game-loop.js'
+import { play, replayFromSnapshot } from '../examples/game-loop.js'
 
 describe('examples/game-loop', () => {
   it('replays a seed with an identical log, and another seed differs', () => {
     const first = play(7, 10)
     expect(play(7, 10)).toEqual(first)
     expect(play(8, 10)).not.toEqual(first)
-    expect(first.at(-1)).toMatch(/^after 10 s: \d+ spawned, \d+ alive, \d+ alarms pending$/)
+    expect(first.at(-1)).toMatch(/^after 10 s: \d+ spawned, \d+ alive, \d+ timers pending$/)
+  })
+
+  it('replays identically from a snapshot taken mid-game, through the menu and slow motion', () => {
+    for (const at of [3, 7, 10, 13]) {
+      const { played, replayed } = replayFromSnapshot(42, at, 20)
+      expect(played.length).toBeGreaterThan(3)
+      expect(replayed).toEqual(played)
+    }
+    const log = play(42, 20).join('\n')
+    expect(log).toContain('menu opens, the world stops')
+    expect(log).toContain('slow motion on')
+    expect(log).toContain('spawn 8 of 8')
   })
 
   it('logs events frame by frame, in time order', () => {
