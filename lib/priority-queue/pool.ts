@@ -157,9 +157,11 @@ export const handleOf = (pool: Pool<unknown>, row: number): number =>
  */
 export const rowOfHandle = (pool: Pool<unknown>, handle: unknown): number => {
   if (typeof handle !== 'number') return -1
-  const gen = Math.floor(handle * 7.450580596923828e-9) // 2^-27
-  const row = handle - gen * 134217728
-  return (row | 0) === row && row < pool.used && (pool.ints[8 * row + 2]! & 335544319) === gen ? row : -1 // GEN_MASK | HEAD
+  // The low 27 bits by a mask (exact for integers below 2^53), then one compare of the
+  // whole number against what the row's word makes: a fraction, a negative, NaN or a
+  // number past 2^53 differs from every `generation * 2^27 + row`.
+  const row = handle & 134217727 // 2^27 - 1
+  return row < pool.used && handle - row === (pool.ints[8 * row + 2]! & 335544319) * 134217728 ? row : -1 // GEN_MASK | HEAD
 }
 
 export const isLinked = (pool: Pool<unknown>, row: number): boolean => pool.ints[8 * row + 1] !== -1 // UNLINKED
