@@ -658,3 +658,17 @@ describe('scale', () => {
     expect(clock.now).toBe(99_999)
   })
 })
+
+describe('timer handles', () => {
+  it('carry their id as an own, read-only property, so two never compare deep-equal (as fake-timers’ do not)', async () => {
+    const { isDeepStrictEqual } = await import('node:util')
+    const c = VirtualClock.create()
+    const f = (): void => {}
+    const a = c.setTimeout(f, 10) as TimerHandle
+    const b = c.setTimeout(f, 10) as TimerHandle
+    expect(isDeepStrictEqual(a, b)).toBe(false)
+    expect(Object.getOwnPropertyDescriptor(a, 'id')).toMatchObject({ value: Number(a), writable: false, enumerable: true })
+    const fake = FakeTimers.createClock()
+    expect(isDeepStrictEqual(fake.setTimeout(f, 10), fake.setTimeout(f, 10))).toBe(false)
+  })
+})

@@ -127,20 +127,8 @@ export const newTimer = (
   return timer
 }
 
-/**
- * A handle shaped like Node's `Timeout`. Its id is an own property too, so that two
- * handles never compare deep-equal (fake-timers' handles differ by their own closures).
- */
-class ClockTimerHandle extends TimerHandle {
-  readonly id: number
-  constructor(id: number, timer: unknown, refresh: (timer: never) => void) {
-    super(id, timer, refresh)
-    this.id = id
-  }
-}
-
 export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId =>
-  f.host.returnsObjects ? new ClockTimerHandle(timer.id, timer, f.core.refresh) : timer.id
+  f.host.returnsObjects ? new TimerHandle(timer.id, timer, f.core.refresh) : timer.id
 
 /** fake-timers' `clearTimer`: native ids warn (or are cleared natively), wrong kinds throw. */
 export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {

@@ -18,6 +18,8 @@
  * clock.tick(50); handle.refresh(); clock.tick(60) // poll has not run: due at 150
  */
 export class TimerHandle {
+  /** The timer's id (what `Number(handle)` gives). */
+  declare readonly id: number
   /** Whether the timer would keep a real event loop alive; only `ref` and `unref` change it. */
   refed = true
   readonly #id: number
@@ -27,6 +29,8 @@ export class TimerHandle {
   /** @internal Made by the clock: `refresh(timer)` re-arms the timer (one function per clock). */
   constructor(id: number, timer: unknown, refresh: (timer: never) => void) {
     this.#id = id
+    // An own, read-only `id`, as fake-timers' handles have: two handles never compare deep-equal.
+    Object.defineProperty(this, 'id', { value: id, enumerable: true })
     this.#timer = timer
     this.#refresh = refresh
   }
