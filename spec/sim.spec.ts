@@ -672,3 +672,28 @@ describe('timer handles', () => {
     expect(isDeepStrictEqual(fake.setTimeout(f, 10), fake.setTimeout(f, 10))).toBe(false)
   })
 })
+
+describe('the loop-limit error', () => {
+  it('names the looping timer and shows where it was created, as fake-timers’ does', () => {
+    const stackOf = (clock: { setTimeout: (f: () => void, ms: number) => unknown; runAll: () => number }): string[] => {
+      const again = function again(): void {
+        clock.setTimeout(again, 0)
+      }
+      clock.setTimeout(again, 0)
+      try {
+        clock.runAll()
+      } catch (e) {
+        return (e as Error).stack!.split('\n').slice(0, 3)
+      }
+      return []
+    }
+    const ours = stackOf(VirtualClock.create({ loopLimit: 5 }))
+    const theirs = stackOf(FakeTimers.createClock(0, 5))
+    // (The transform may rename the function expression: again2.)
+    expect(ours[0]).toBe('Error: Aborting after running 5 timers, assuming an infinite loop!')
+    expect(ours[1]).toMatch(/^Timeout - again\d*$/)
+    expect(ours.slice(0, 2)).toEqual(theirs.slice(0, 2))
+    expect(ours[2]).toMatch(/^\s+at again\d* /)
+    expect(theirs[2]).toMatch(/^\s+at again\d* /)
+  })
+})

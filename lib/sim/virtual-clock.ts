@@ -44,6 +44,7 @@ import { TimingWheelError } from '../errors.js'
 import * as Coerce from './coercion.js'
 import { TimerHandle, type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
+import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
 import { type Timer, type TimerKind, clearName, clearableAs, scheduleName } from './timer.js'
@@ -201,6 +202,11 @@ interface State {
   /** What this clock's handles call to refresh their timer. */
   readonly refresh: (timer: Timer) => void
   installation: Install.Installation | undefined
+  /** Whether `runAll` is within one of its limit: timers made then keep their creation stack. */
+  nearLimit: boolean
+  readonly stacks: WeakMap<Timer, Error>
+  /** The clock's method names, which a loop error's stack starts after. */
+  methods: readonly string[]
 }
 
 /**
@@ -330,6 +336,7 @@ const addTimer = (
     elt: -1,
     armSeq: 0,
   }
+  if (c.nearLimit) c.stacks.set(timer, new Error())
   TimerTable.set(c.timers, key, timer)
   Schedule.add(c.schedule, timer)
   return timer
@@ -346,6 +353,7 @@ const refresh = (c: State, timer: Timer): void => {
   if (TimerTable.get(c.timers, key) === timer) Schedule.remove(c.schedule, timer)
   timer.due = due
   timer.order = c.nextOrder++
+  if (c.nearLimit) c.stacks.set(timer, new Error())
   TimerTable.set(c.timers, key, timer)
   Schedule.add(c.schedule, timer)
 }
@@ -521,13 +529,19 @@ const next = (c: State): number => {
 }
 
 const runAll = (c: State): number => {
-  for (let i = 0; i < c.loopLimit; i++) {
-    if (Schedule.count(c.schedule) === 0) return nowOf(c)
-    next(c)
+  try {
+    for (let i = 0; i < c.loopLimit; i++) {
+      if (Schedule.count(c.schedule) === 0) return nowOf(c)
+      if (i === c.loopLimit - 1) c.nearLimit = true
+      next(c)
+    }
+  } finally {
+    c.nearLimit = false
   }
   // fake-timers builds its error from the next timer and fails on its absence.
-  if (Schedule.count(c.schedule) === 0) throw new TypeError("Cannot read properties of null (reading 'error')")
-  throw new Error(`Aborting after running ${c.loopLimit} timers, assuming an infinite loop!`)
+  const looping = Schedule.first(c.schedule)
+  if (looping === undefined) throw new TypeError("Cannot read properties of null (reading 'error')")
+  throw loopError(c.loopLimit, { type: looping.kind, func: looping.callback, error: c.stacks.get(looping) }, c.methods, c.handles)
 }
 
 const runToLast = (c: State): number => {
@@ -607,6 +621,9 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     handles: hostReturnsObjects(),
     refresh: (timer) => refresh(c, timer),
     installation: undefined,
+    nearLimit: false,
+    stacks: new WeakMap(),
+    methods: [],
   }
   const clock: VirtualClock = {
     get now() {
@@ -663,6 +680,7 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
       installation?.restore()
     },
   }
+  c.methods = Object.keys(clock)
   states.set(clock, c)
   return clock
 }
