@@ -214,11 +214,16 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
     vc,
     core,
     jobs: [],
-    nearLimit: false,
+    // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
+    get nearLimit() {
+      return core.nearLimit
+    },
+    set nearLimit(near: boolean) {
+      core.nearLimit = near
+    },
     get loopLimit() {
       return core.loopLimit
     },
-    errors: new WeakMap(),
     idle: new Map(),
     tickMode: { mode: 'manual', counter: 0, delta: undefined },
     attachedInterval: undefined,

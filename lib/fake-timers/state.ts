@@ -11,8 +11,8 @@
  * created, cleared and fired by the virtual clock's own steps, so ids, handles,
  * coercions, the firing order and the per-timer cost are the virtual clock's; what is
  * here adds fake-timers' rules on top: clearing by the wrong function or a native id,
- * idle callbacks after the other timers due with them, creation stacks near the loop
- * limit.
+ * idle callbacks after the other timers due with them. Near the loop limit the core
+ * keeps timers' creation stacks (its `nearLimit`, which this clock's loops set).
  *
  * Invariants: `idle` holds exactly the pending idle callbacks; `jobs` is empty unless a
  * run of them threw or has not happened yet; the virtual clock's own invariants hold.
@@ -37,8 +37,6 @@ export interface State extends Jobs.JobQueue {
   readonly host: Host
   readonly vc: VirtualClock.VirtualClock
   readonly core: Core
-  /** Stacks of timers created near the loop limit, for its error. */
-  readonly errors: WeakMap<Timer, Error>
   /**
    * The pending idle callbacks: their type (`IdleCallback` without a timeout, `Timeout`
    * with one) and the order they were created in, which decides among idle callbacks due
@@ -103,7 +101,7 @@ export const runJobs = (f: State): void =>
 const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
 
 export const timerLoopError = (f: State, timer: Timer | undefined): Error =>
-  timer === undefined ? noTimer() : loopErrorOf(f, { type: typeOf(f, timer), func: timer.callback, error: f.errors.get(timer) })
+  timer === undefined ? noTimer() : loopErrorOf(f, { type: typeOf(f, timer), func: timer.callback, error: f.core.stacks.get(timer) })
 
 export const nearLimitAt = (f: State, i: number): void => {
   if (f.core.loopLimit && i === f.core.loopLimit - 1) f.nearLimit = true
@@ -122,9 +120,7 @@ export const newTimer = (
   interval: number | undefined,
 ): Timer => {
   I.checkCallback(callback)
-  const timer = I.addTimer(f.core, kind, callback, args, delay, interval)
-  if (f.nearLimit) f.errors.set(timer, new Error())
-  return timer
+  return I.addTimer(f.core, kind, callback, args, delay, interval)
 }
 
 export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId =>
@@ -162,7 +158,6 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
 
 export const fire = (f: State, timer: Timer): void => {
   if (timer.interval === undefined) f.idle.delete(timer)
-  else if (f.nearLimit) f.errors.set(timer, new Error())
   I.fire(f.core, timer)
 }
 

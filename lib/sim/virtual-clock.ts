@@ -202,7 +202,11 @@ interface State {
   /** What this clock's handles call to refresh their timer. */
   readonly refresh: (timer: Timer) => void
   installation: Install.Installation | undefined
-  /** Whether `runAll` is within one of its limit: timers made then keep their creation stack. */
+  /**
+   * Whether a run is within one of its loop limit: timers made (or intervals re-armed)
+   * then keep their creation stack in `stacks`, for the loop-limit error. `runAll` sets
+   * it, and the fake-timers clocks' own loops.
+   */
   nearLimit: boolean
   readonly stacks: WeakMap<Timer, Error>
   /** The clock's method names, which a loop error's stack starts after. */
@@ -353,7 +357,6 @@ const refresh = (c: State, timer: Timer): void => {
   if (TimerTable.get(c.timers, key) === timer) Schedule.remove(c.schedule, timer)
   timer.due = due
   timer.order = c.nextOrder++
-  if (c.nearLimit) c.stacks.set(timer, new Error())
   TimerTable.set(c.timers, key, timer)
   Schedule.add(c.schedule, timer)
 }
@@ -380,6 +383,8 @@ const fire = (c: State, timer: Timer): void => {
   if (timer.interval !== undefined) {
     const due = timer.due + timer.interval
     if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
+    // Re-armed near the loop limit, an interval is created anew, as fake-timers counts it.
+    if (c.nearLimit) c.stacks.set(timer, new Error())
     Schedule.remove(c.schedule, timer)
     timer.due = due
     timer.order = c.nextOrder++
