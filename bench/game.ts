@@ -7,6 +7,7 @@
  */
 import { ClockTimer } from '@colyseus/timer'
 import { Game } from '../lib/game/index.js'
+import { median } from './runner.js'
 
 const FRAME = 1000 / 60
 
@@ -97,8 +98,6 @@ const scan: Peer = {
     }
   },
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
 /**
  * The game table: ns per frame for each size and peer, with the peer's time over the

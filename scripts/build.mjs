@@ -17,14 +17,13 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const esm = join(root, 'dist', 'lib')
 const cjs = join(root, 'dist', 'cjs')
 
-const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
 const toFpTsLib = (code) => code.replaceAll(`'#fp-ts/`, `'fp-ts/lib/`)
 const write = (file, text) => {
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, text)
 }
 
-for (const file of files(esm)) {
+for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f))) {
   const target = join(cjs, relative(esm, file))
   if (file.endsWith('.d.ts')) {
     const declarations = toFpTsLib(readFileSync(file, 'utf8'))

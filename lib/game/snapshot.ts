@@ -7,7 +7,7 @@
  */
 import * as E from '#fp-ts/Either.js'
 import * as t from 'io-ts'
-import { describeErrors, finiteNumber } from '../config/validation.js'
+import { describeErrors, finiteNumber, isRecord } from '../config/validation.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import { type Game, type Handlers, type Json, type Timer, create } from './game.js'
@@ -152,7 +152,6 @@ export const snapshot = (g: Game): Snapshot => {
 }
 
 const keysOf = (codec: { readonly props: object }): readonly string[] => Object.keys(codec.props)
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /** io-ts's strict codecs drop unknown keys; a snapshot with any is refused, as `Config.decode` refuses them. */
 const unknownKeys = (u: unknown): string | undefined => {

@@ -55,6 +55,8 @@ interface Timer {
   readonly period: number
   /** Which arming this is, counting from 0: its plan entry. */
   arming: number
+  /** Whether that entry departs from FIFO (a rank or a lateness). */
+  departed: boolean
   due: number
   runMs: number
   elt: PQ.Elt<Timer>
@@ -190,6 +192,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
   const arm = (timer: Timer, due: number): void => {
     const [rank, lateness] = choiceOf(armings)
     timer.arming = armings++
+    timer.departed = rank !== 0 || lateness !== 0
     timer.due = due
     timer.runMs = due + lateness
     if (timer.runMs > lastElapsed) fail('TimeOutOfRange', `exploring clock: a timer would run at elapsed ${timer.runMs}, past the clock's range ${lastElapsed}`)
@@ -203,7 +206,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
       throw new TypeError(`[ERR_INVALID_ARG_TYPE]: The "callback" argument must be of type function. Received ${show(callback)}`)
     }
     const id = nextId++
-    const timer: Timer = { id, kind, callback: callback as Timer['callback'], args, delay, period, arming: 0, due: 0, runMs: 0, elt: PQ.nullElt() }
+    const timer: Timer = { id, kind, callback: callback as Timer['callback'], args, delay, period, arming: 0, departed: false, due: 0, runMs: 0, elt: PQ.nullElt() }
     arm(timer, elapsed + Coerce.dueOffset(delay, firing))
     return objects ? new TimerHandle(id, timer, (t: Timer) => rearm(t)) : id
   }
@@ -255,9 +258,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
       if (group.some((r) => r.departed)) kept.push(...group)
       group = []
     }
-    const [rank, lateness] = choiceOf(timer.arming)
-    const departed = rank !== 0 || lateness !== 0
-    group.push({ id: timer.id, kind: timer.kind, arming: timer.arming, due: timer.due, runMs: timer.runMs, immediate: timer.kind === 'Immediate', departed })
+    group.push({ id: timer.id, kind: timer.kind, arming: timer.arming, due: timer.due, runMs: timer.runMs, immediate: timer.kind === 'Immediate', departed: timer.departed })
   }
 
   /** The elapsed ms the first waiting timer runs at, or Infinity. */
