@@ -95,9 +95,9 @@ describe('PriorityQueue refuses what is not exactly a handle', () => {
 
   it('refuses every number that names a head row or a row never handed out', () => {
     const { pq } = sample()
-    const used = pq.pool.used
+    const used = pq.used
     for (let row = 0; row < used + 40; row++) {
-      for (const gen of [0, 1, pq.pool.salt, pq.pool.salt + 1, 2 ** 26 - 1]) {
+      for (const gen of [0, 1, pq.salt, pq.salt + 1, 2 ** 26 - 1]) {
         const h = (gen * 2 ** 27 + row) as H
         if (PriorityQueue.toArray(pq).includes(h)) continue
         expect(PriorityQueue.mem(pq, h)).toBe(false)
@@ -129,7 +129,7 @@ describe('PriorityQueue refuses what is not exactly a handle', () => {
     const h1 = PriorityQueue.add(pq, 6, 'second')
     const row = h1 % 2 ** 27
     expect(row).toBe(h0 % 2 ** 27)
-    ageRow(pq.pool, row)
+    ageRow(pq, row)
     const aged = PriorityQueue.toArray(pq)[0]!
     PriorityQueue.remove(pq, aged)
     // The row is retired at the generation h0 had: h0 must stay dead.
@@ -227,7 +227,7 @@ describe('PriorityQueue refuses what is not a key or a handler', () => {
 describe('PriorityQueue resources', () => {
   /** Bytes a queue holds in its typed arrays (the pool and the levels). */
   const bytes = (pq: PriorityQueue.PriorityQueue<unknown>): number =>
-    pq.pool.ints.byteLength + pq.levels.occupied.byteLength + pq.levels.headBase.byteLength
+    pq.ints.byteLength + pq.occupied.byteLength + pq.headBase.byteLength
 
   it('costs a few KiB empty, whatever its level bits, and heads only for the slots used', () => {
     expect(bytes(PriorityQueue.create())).toBeLessThan(8 * 1024)
@@ -245,9 +245,9 @@ describe('PriorityQueue resources', () => {
     const pq = PriorityQueue.create<number>()
     const n = 1_300_000
     for (let i = 0; i < n; i++) PriorityQueue.add(pq, i * 7919 % 4_000_000, i)
-    expect(pq.pool.used).toBeGreaterThan(n)
-    expect(pq.pool.capacity).toBeLessThanOrEqual(Math.ceil(pq.pool.used * 1.125) + 1)
-    expect(pq.pool.ints.byteLength / n).toBeLessThan(40)
+    expect(pq.used).toBeGreaterThan(n)
+    expect(pq.capacity).toBeLessThanOrEqual(Math.ceil(pq.used * 1.125) + 1)
+    expect(pq.ints.byteLength / n).toBeLessThan(40)
   })
 })
 

@@ -88,9 +88,9 @@ describe('add, remove, change, mem', () => {
   it('keeps values right as the pool grows, and nothing beside the rows while they are all integers', () => {
     const pq = PriorityQueue.create<unknown>()
     const ids = Array.from({ length: 3000 }, (_, id) => PriorityQueue.add(pq, id % 50, id))
-    expect(pq.pool.values.length).toBe(0)
+    expect(pq.values.length).toBe(0)
     const late = [PriorityQueue.add(pq, 7, 'late'), PriorityQueue.add(pq, 8, { late: true })]
-    expect(pq.pool.values.length).toBeGreaterThan(3000)
+    expect(pq.values.length).toBeGreaterThan(3000)
     ids.forEach((e, id) => expect(Elt.value(pq, e)).toBe(id))
     expect(late.map((e) => Elt.value(pq, e))).toEqual(['late', { late: true }])
     PriorityQueue.invariant(pq)

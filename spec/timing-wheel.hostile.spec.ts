@@ -180,7 +180,7 @@ describe('configurations', () => {
     expect(E.isRight(config)).toBe(true)
     if (E.isRight(config)) {
       const w = TimingWheel.create<number>(config.right)
-      expect(w.queue.pool.ints.byteLength).toBeLessThanOrEqual(2 ** 21)
+      expect(w.queue.ints.byteLength).toBeLessThanOrEqual(2 ** 21)
     }
   })
 })
@@ -224,7 +224,7 @@ describe('snapshots from outside', () => {
     expect(E.isRight(decoded)).toBe(true)
     if (E.isRight(decoded)) {
       const q = decoded.right.queue
-      expect(q.pool.ints.byteLength + q.levels.occupied.byteLength + q.levels.headBase.byteLength).toBeLessThan(9 * 2 ** 20)
+      expect(q.ints.byteLength + q.occupied.byteLength + q.headBase.byteLength).toBeLessThan(9 * 2 ** 20)
     }
   })
 

@@ -5,6 +5,7 @@
  */
 export {
   addWithAt,
+  advanceTo,
   insert,
   minKeyOr,
   changeWithAt,

@@ -11,20 +11,29 @@
  * in, its slots never wrap around, and all keys at a level are smaller than all keys at
  * any higher level. The top level is a circular buffer: it holds the `2^b(top)` blocks of
  * `2^B(top-1)` keys that follow `m`'s block (with one level, the `2^b0` keys from `m`).
+ * A level-0 slot holds one key, so its list is in key order whatever arrives.
  *
  * Because a key's place depends only on the key and `m`, equal keys always share a slot,
  * and a slot's list keeps equal keys in the order they were added. When `m` moves into a
  * new block at some level, the slot of that block is emptied and its elements placed
  * again, lower down (see `moveMinAllowedKey` in priority-queue.ts).
+ *
+ * The fields live on the queue itself (see {@link Levels}), not in an object of their
+ * own: placing an element reads several of them, and each hop through another object is
+ * a dependent load on the hot path.
  */
+import { type Rows, noteLinked, takeHeads } from './pool.js'
 
 export const NOT_FOUND = -1
 
-export class Levels {
-  readonly count: number
+/** The levels of a queue: the fields the queue keeps for this file. */
+export interface Levels {
+  /** The minimum allowed key `m`. */
+  minAllowedKey: number
+  /** Derived from `m`: the last key of the top level, capped at the largest representable key. */
+  maxAllowedKey: number
+  readonly levelCount: number
   readonly top: number
-  /** `bits[i] = bi`. */
-  readonly bits: Int32Array
   /** `slotMask[i] = 2^bi - 1`. */
   readonly slotMask: Int32Array
   /** `keysPerSlot[i] = 2^B(i-1)`, and its inverse, which divides exactly. */
@@ -48,31 +57,40 @@ export class Levels {
    * bytes per 32 slots until it is used, and the pool a row per slot of the runs in use.
    */
   readonly headBase: Int32Array
+}
 
-  constructor(levelBits: readonly number[]) {
-    const count = levelBits.length
-    this.count = count
-    this.top = count - 1
-    this.bits = Int32Array.from(levelBits)
-    this.slotMask = Int32Array.from(levelBits, (b) => 2 ** b - 1)
-    this.keysPerSlot = new Float64Array(count)
-    this.slotsPerKey = new Float64Array(count)
-    this.firstWord = new Int32Array(count)
-    this.occupiedSlots = new Int32Array(count)
-    this.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
-    let bitsBelow = 0
-    let word = 0
-    for (let level = 0; level < count; level++) {
-      const b = levelBits[level]!
-      this.keysPerSlot[level] = 2 ** bitsBelow
-      this.slotsPerKey[level] = 2 ** -bitsBelow
-      this.firstWord[level] = word
-      word += Math.ceil(2 ** b / 32)
-      bitsBelow += b
-    }
-    this.occupied = new Int32Array(word)
-    this.headBase = new Int32Array(word)
+/** The fields of {@link Levels} for level widths `levelBits`, with `m = 0`. */
+export const newLevels = (levelBits: readonly number[], maxKey: number): Levels => {
+  const count = levelBits.length
+  const firstWord = new Int32Array(count)
+  let words = 0
+  levelBits.forEach((b, level) => {
+    firstWord[level] = words
+    words += Math.ceil(2 ** b / 32)
+  })
+  let bitsBelow = 0
+  const keysPerSlot = Float64Array.from(levelBits, (b) => {
+    const keys = 2 ** bitsBelow
+    bitsBelow += b
+    return keys
+  })
+  const levels: Levels = {
+    minAllowedKey: 0,
+    maxAllowedKey: 0,
+    levelCount: count,
+    top: count - 1,
+    slotMask: Int32Array.from(levelBits, (b) => 2 ** b - 1),
+    keysPerSlot,
+    slotsPerKey: keysPerSlot.map((keys) => 1 / keys),
+    lastKey: new Float64Array(count).fill(-1), // below any minimum: `setMinimum` fills it
+    occupied: new Int32Array(words),
+    firstWord,
+    occupiedSlots: new Int32Array(count),
+    headBase: new Int32Array(words),
   }
+  setMinimum(levels, 0, maxKey)
+  levels.maxAllowedKey = levels.lastKey[levels.top]!
+  return levels
 }
 
 /** The head row of a slot whose run of 32 has its heads (every slot that holds or held an element). */
@@ -90,11 +108,14 @@ export const setMinimum = (levels: Levels, m: number, maxKey: number): void => {
     // `m` only grows: still in its old block at this level, it is at every higher level
     // too, and nothing above changes.
     if (m <= levels.lastKey[level]!) return
-    const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
+    const span = levelSpan(levels, level)
     levels.lastKey[level] = Math.floor(m / span) * span + span - 1
   }
   levels.lastKey[top] = Math.min(maxKey, maxKeyHeld(levels, m))
 }
+
+/** The keys one whole level covers: `2^B(level)`. */
+const levelSpan = (levels: Levels, level: number): number => levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
 
 /** The level at which `key` lives; requires `m <= key <= lastKey[top]`. Mostly one or two compares. */
 export const levelOf = (levels: Levels, key: number): number => {
@@ -104,9 +125,48 @@ export const levelOf = (levels: Levels, key: number): number => {
   return level
 }
 
-/** The slot of `key` at `level`: bits `[B(level-1), B(level))` of the key. */
+/**
+ * The slot of `key` at `level`: bits `[B(level-1), B(level))` of the key. `&` takes a
+ * double modulo 2^32, which is exact for integers below 2^53.
+ */
 export const slotOf = (levels: Levels, level: number, key: number): number =>
-  Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
+  level === 0 ? key & levels.slotMask[0]! : Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
+
+/**
+ * Links `row`, whose key is `key`, at the end of its slot, marking the slot occupied.
+ * Small enough to be inlined into `add` and into the loop that moves a slot down.
+ */
+export const place = (q: Levels & Rows<unknown>, row: number, key: number): void => {
+  const lastKey = q.lastKey
+  let level = 0
+  while (key > lastKey[level]!) level++
+  const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
+  const word = q.firstWord[level]! + (slot >>> 5)
+  let first = q.headBase[word]!
+  if (first === 0) first = takeRunOfHeads(q, level, slot)
+  const head = first + (slot & 31)
+  const ints = q.ints
+  const last = ints[8 * head + 1]!
+  if (last === head) markOccupied(q, level, word, slot)
+  ints[8 * last] = row
+  ints[8 * row + 1] = last
+  ints[8 * row] = head
+  ints[8 * head + 1] = row
+  if (level !== 0) noteLinked(q, head, row, key)
+}
+
+const markOccupied = (levels: Levels, level: number, word: number, slot: number): void => {
+  levels.occupied[word] = levels.occupied[word]! | (1 << (slot & 31))
+  levels.occupiedSlots[level]!++
+}
+
+/** Gives the run of 32 slots (fewer on a narrow level) that holds `slot` its heads, and returns its first. */
+const takeRunOfHeads = (q: Levels & Rows<unknown>, level: number, slot: number): number => {
+  const count = Math.min(32, q.slotMask[level]! + 1)
+  const first = takeHeads(q, count, level, slot & ~31)
+  q.headBase[q.firstWord[level]! + (slot >>> 5)] = first
+  return first
+}
 
 /**
  * The smallest key that slot `slot` of `level` can hold when the minimum allowed key is
@@ -114,10 +174,9 @@ export const slotOf = (levels: Levels, level: number, key: number): number =>
  */
 export const slotMinKey = (levels: Levels, level: number, slot: number, m: number): number => {
   const keysPerSlot = levels.keysPerSlot[level]!
-  const slots = levels.slotMask[level]! + 1
   if (level < levels.top) {
-    const levelSpan = keysPerSlot * slots
-    return Math.floor(m / levelSpan) * levelSpan + slot * keysPerSlot
+    const span = levelSpan(levels, level)
+    return Math.floor(m / span) * span + slot * keysPerSlot
   }
   const firstBlock = firstTopBlock(levels, m)
   const ahead = (slot - firstBlock) & levels.slotMask[level]!
@@ -145,22 +204,21 @@ export const firstSlotInUse = (levels: Levels, level: number, m: number): number
  */
 export const maxKeyHeld = (levels: Levels, m: number): number => {
   const top = levels.top
-  const keysPerSlot = levels.keysPerSlot[top]!
-  const slots = levels.slotMask[top]! + 1
-  return (firstTopBlock(levels, m) + slots) * keysPerSlot - 1
+  return (firstTopBlock(levels, m) + levels.slotMask[top]! + 1) * levels.keysPerSlot[top]! - 1
+}
+
+/** The last slot of a level below the top whose keys may be below `bound`. */
+export const lastSlotBelow = (levels: Levels, level: number, bound: number): number => {
+  const span = levelSpan(levels, level)
+  const levelEnd = Math.floor(levels.minAllowedKey / span) * span + span
+  return bound > levelEnd ? levels.slotMask[level]! : slotOf(levels, level, bound - 1)
 }
 
 // Occupancy bitmaps.
 
-export const markOccupied = (levels: Levels, level: number, slot: number): void => {
-  const word = levels.firstWord[level]! + (slot >>> 5)
-  levels.occupied[word]! |= 1 << (slot & 31)
-  levels.occupiedSlots[level]!++
-}
-
 export const markEmpty = (levels: Levels, level: number, slot: number): void => {
   const word = levels.firstWord[level]! + (slot >>> 5)
-  levels.occupied[word]! &= ~(1 << (slot & 31))
+  levels.occupied[word] = levels.occupied[word]! & ~(1 << (slot & 31))
   levels.occupiedSlots[level]!--
 }
 
@@ -188,8 +246,7 @@ export const nextOccupied = (levels: Levels, level: number, from: number, to: nu
  * of the level; -1 if the level is empty.
  */
 export const nextOccupiedAround = (levels: Levels, level: number, from: number): number => {
-  const last = levels.slotMask[level]!
-  const found = nextOccupied(levels, level, from, last)
+  const found = nextOccupied(levels, level, from, levels.slotMask[level]!)
   return found !== NOT_FOUND ? found : nextOccupied(levels, level, 0, from - 1)
 }
 

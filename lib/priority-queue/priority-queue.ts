@@ -5,8 +5,9 @@
  *
  * Representation.
  *
- * Elements live in a pool of typed arrays (`pool.ts`); each level is an array of slots,
- * each slot a circular list of pool rows (`levels.ts`). Where an element lives is a
+ * Elements live in rows of typed arrays (`pool.ts`); each level is an array of slots,
+ * each slot a circular list of rows (`levels.ts`). The queue object holds the fields of
+ * both itself, so that the hot paths reach every array in one hop. Where an element lives is a
  * function of its key `k` and the minimum allowed key `m` alone: the level is fixed by
  * the highest bit in which `k` and `m` differ, the slot by the key's bits at that level.
  * From that one invariant follow the properties the operations rely on:
@@ -36,53 +37,54 @@ import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import {
-  Levels,
   NOT_FOUND,
+  clearOccupancy,
   firstSlotInUse,
   headOf,
   isOccupied,
+  lastSlotBelow,
   levelOf,
   markEmpty,
-  markOccupied,
   maxKeyHeld,
-  setMinimum,
+  newLevels,
   nextOccupied,
   nextOccupiedAround,
+  place,
+  setMinimum,
   slotMinKey,
   slotOf,
-  clearOccupancy,
 } from './levels.js'
 import {
   DUE_HEAD,
   NO_LEVEL,
-  Pool,
   UNLINKED,
   allocate,
   atOf,
-  genOf,
-  keyOf,
-  nextOf,
-  prevOf,
-  setKeyAndAt,
-  detachAll,
   forgetLeastKey as forgetLeastKeyAt,
+  genOf,
   greatestKeyOf,
   handleOf,
+  initialCapacity,
   isHead,
   isLinked,
   isSorted,
   isValueInRow,
+  keyOf,
   leastKeyOf,
   levelOfHead,
   linkLast,
   mayBeLeast,
+  newBuffer,
+  nextOf,
+  nextSalt,
+  prevOf,
   release,
+  resetHead,
   rowOfHandle,
   slotOfHead,
   sortList,
   spliceToEnd,
   takeHeads,
-  unlink,
   valueOf,
 } from './pool.js'
 
@@ -100,10 +102,7 @@ export type Elt<A> = number & {
 /** The largest key any queue accepts: `2^52 - 1`. */
 export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
 
-/**
- * No row. The hot functions below write it as a literal: V8 charges a module constant's
- * context load and hole check against the inlining budget of their callers.
- */
+/** No row. The hot functions below write it as a literal (see `pool.ts`). */
 const NO_ROW = -1
 
 /** Keys the one member of the published type (see {@link PriorityQueue}). */
@@ -113,29 +112,74 @@ declare const valueType: unique symbol
  * A priority queue of values of type `A`. Use the functions of this module on it. Its
  * fields are not published: the declarations show only a member no value has, which keeps
  * `PriorityQueue<A>` distinct from other objects and covariant in `A`, as its fields do.
+ *
+ * It holds the fields of its rows (`Rows` in `pool.ts`) and of its levels (`Levels` in
+ * `levels.ts`) itself, set in the constructor in one order so that every queue has one
+ * shape and every access site sees one.
  */
 export class PriorityQueue<A> {
   /** @hidden For the type checker only: no value has it. */
   declare readonly [valueType]: A
-  /** @internal */ readonly levelBits: LevelBits.LevelBits
-  /** @internal */ readonly levels: Levels
-  /** @internal */ readonly pool: Pool<A>
-  /** @internal The `m` of the representation. */ minAllowedKey = 0
-  /** @internal Derived from `minAllowedKey`; kept because `add` checks it. */ maxAllowedKey: number
-  /** @internal Elements in the queue, including due elements whose handler has not run. */ length = 0
-  /** @internal A row whose key is the least of all elements at the levels, or -1: unknown. */ minRow = NO_ROW
-  /** @internal True while handlers of removed elements run. */ firing = false
-  /** @internal The row whose handler is running, or -1. */ firingRow = NO_ROW
-  /** @internal What error messages call the structure. */ noun = 'priority queue'
-  /** @internal Rows visited by searches for a slot's least key: tests bound it. */ rowsWalked = 0
+  // The rows: see `pool.ts`.
+  /** @internal */ declare readonly salt: number
+  /** @internal */ declare capacity: number
+  /** @internal */ declare used: number
+  /** @internal */ declare freeHead: number
+  /** @internal */ declare ints: Int32Array
+  /** @internal */ declare floats: Float64Array
+  /** @internal */ declare values: Array<A | undefined>
+  // The levels: see `levels.ts`.
+  /** @internal The `m` of the representation. */ declare minAllowedKey: number
+  /** @internal Derived from `minAllowedKey`; kept because `add` checks it. */ declare maxAllowedKey: number
+  /** @internal */ declare readonly levelCount: number
+  /** @internal */ declare readonly top: number
+  /** @internal */ declare readonly slotMask: Int32Array
+  /** @internal */ declare readonly keysPerSlot: Float64Array
+  /** @internal */ declare readonly slotsPerKey: Float64Array
+  /** @internal */ declare readonly lastKey: Float64Array
+  /** @internal */ declare readonly occupied: Int32Array
+  /** @internal */ declare readonly firstWord: Int32Array
+  /** @internal */ declare readonly occupiedSlots: Int32Array
+  /** @internal */ declare readonly headBase: Int32Array
+  // The queue.
+  /** @internal */ declare readonly levelBits: LevelBits.LevelBits
+  /** @internal Elements in the queue, including due elements whose handler has not run. */ declare length: number
+  /** @internal True while handlers of removed elements run. */ declare firing: boolean
+  /** @internal The row whose handler is running, or -1. */ declare firingRow: number
+  /** @internal What error messages call the structure. */ declare noun: string
+  /** @internal Rows visited by searches for a slot's least key: tests bound it. */ declare rowsWalked: number
 
   /** @internal */
-  constructor(levelBits: LevelBits.LevelBits, capacity: number) {
+  constructor(levelBits: LevelBits.LevelBits, capacityHint: number) {
+    const capacity = initialCapacity(capacityHint)
+    const buffer = newBuffer(capacity)
+    this.salt = nextSalt()
+    this.capacity = capacity
+    this.used = 0
+    this.freeHead = NO_ROW
+    this.ints = buffer.ints
+    this.floats = buffer.floats
+    this.values = []
+    const levels = newLevels(levelBits, maxRepresentableKey)
+    this.minAllowedKey = levels.minAllowedKey
+    this.maxAllowedKey = levels.maxAllowedKey
+    this.levelCount = levels.levelCount
+    this.top = levels.top
+    this.slotMask = levels.slotMask
+    this.keysPerSlot = levels.keysPerSlot
+    this.slotsPerKey = levels.slotsPerKey
+    this.lastKey = levels.lastKey
+    this.occupied = levels.occupied
+    this.firstWord = levels.firstWord
+    this.occupiedSlots = levels.occupiedSlots
+    this.headBase = levels.headBase
     this.levelBits = levelBits
-    this.levels = new Levels(levelBits)
-    this.pool = new Pool<A>(capacity)
-    setMinimum(this.levels, 0, maxRepresentableKey)
-    this.maxAllowedKey = this.levels.lastKey[this.levels.top]!
+    this.length = 0
+    this.firing = false
+    this.firingRow = NO_ROW
+    this.noun = 'priority queue'
+    this.rowsWalked = 0
+    takeHeads(this, 1, NO_LEVEL, 0) // row 0: the due list's head
   }
 }
 
@@ -155,8 +199,8 @@ export const maxCapacity = 2 ** 27 - 1
 
 const optionKeys = new Set(['levelBits', 'capacity'])
 
-const maxAllowedKeyFor = (levels: Levels, m: number): number =>
-  Math.min(maxRepresentableKey, maxKeyHeld(levels, m))
+const maxAllowedKeyFor = (pq: PriorityQueue<unknown>, m: number): number =>
+  Math.min(maxRepresentableKey, maxKeyHeld(pq, m))
 
 // Cold error paths: kept out of the hot functions so that those stay small.
 
@@ -179,7 +223,7 @@ const notFound = (pq: PriorityQueue<unknown>, what: string, elt: unknown): never
     'AlarmNotFound',
     !isHandle
       ? `${what}: ${show(elt)} is not an ${item} handle (handles are the integers add returns)`
-      : row >= pq.pool.used
+      : row >= pq.used
         ? `${what}: ${item} ${row}/${(elt - row) / 2 ** 27} was never in this ${pq.noun}`
         : `${what}: ${item} ${row}/${(elt - row) / 2 ** 27} is not in this ${pq.noun}: it fired or was removed (or cleared), or is another ${pq.noun}'s`,
   )
@@ -250,55 +294,40 @@ export const maxAllowedKey = (pq: PriorityQueue<unknown>): number => pq.maxAllow
 /** The level bits the queue was built with. */
 export const levelBits = (pq: PriorityQueue<unknown>): LevelBits.LevelBits => pq.levelBits
 
-// Placing rows at levels.
+// Placing and unplacing rows.
 
-/** Links `row`, whose key is `key`, at the end of its slot. */
-const place = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
-  const levels = pq.levels
-  const level = levelOf(levels, key)
-  const slot = slotOf(levels, level, key)
-  const word = levels.firstWord[level]! + (slot >>> 5)
-  if (levels.headBase[word] === 0) takeRunOfHeads(pq, level, slot)
-  const head = levels.headBase[word]! + (slot & 31)
-  const pool = pq.pool
-  if (nextOf(pool, head) === head) markOccupied(levels, level, slot)
-  linkLast(pool, head, row)
-}
-
-/** Gives the run of 32 slots (fewer on a narrow level) that holds `slot` its heads. */
-const takeRunOfHeads = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
-  const levels = pq.levels
-  const first = slot & ~31
-  const count = Math.min(32, levels.slotMask[level]! + 1)
-  levels.headBase[levels.firstWord[level]! + (slot >>> 5)] = takeHeads(pq.pool, count, level, first)
-}
-
-/** Unlinks a linked row from wherever it is, keeping the bitmaps and the min cache true. */
+/**
+ * Unlinks a linked row from wherever it is, keeping the bitmaps and the slot's least key
+ * true. The row's `prev` is left for the caller to set.
+ */
 const detach = (pq: PriorityQueue<unknown>, row: number): void => {
-  const pool = pq.pool
-  const emptied = unlink(pool, row)
-  if (emptied > 0) {
-    // DUE_HEAD is 0
-    markEmpty(pq.levels, levelOfHead(pool, emptied), slotOfHead(pool, emptied))
-  } else if (emptied === -1 && mayBeLeast(pool, row)) forgetLeastKey(pq, keyOf(pool, row))
-  if (row === pq.minRow) pq.minRow = -1 // NO_ROW
+  const ints = pq.ints
+  const before = ints[8 * row + 1]!
+  const after = ints[8 * row]!
+  ints[8 * before] = after
+  ints[8 * after + 1] = before
+  // The head row is always on its own list, so a list left with one row is empty.
+  if (before === after) emptied(pq, before)
+  else if ((ints[8 * row + 2]! & 536870912) !== 0) forgetLeastKey(pq, pq.floats[4 * row + 2]!) // MAY_BE_LEAST
+}
+
+/** Clears the bit of a slot whose list just became empty (the due list has none). */
+const emptied = (pq: PriorityQueue<unknown>, head: number): void => {
+  const level = levelOfHead(pq, head)
+  if (level === NO_LEVEL) return
+  if (level !== 0) resetHead(pq, head)
+  markEmpty(pq, level, slotOfHead(pq, head))
 }
 
 /**
- * After removing an element with key `key` from a slot that still holds others, the
+ * After removing a marked element with key `key` from a slot that still holds others, the
  * slot's least key may have gone (see `pool.ts`). A key below the minimum is on the due
- * list, whose least key nobody reads.
+ * list, and a level-0 slot holds one key: neither keeps a least key.
  */
 const forgetLeastKey = (pq: PriorityQueue<unknown>, key: number): void => {
   if (key < pq.minAllowedKey) return
-  const levels = pq.levels
-  const level = levelOf(levels, key)
-  forgetLeastKeyAt(pq.pool, headOf(levels, level, slotOf(levels, level, key)), key)
-}
-
-const noteAdded = (pq: PriorityQueue<unknown>, row: number, key: number): void => {
-  const minRow = pq.minRow
-  if (minRow !== -1 && key < keyOf(pq.pool, minRow)) pq.minRow = row
+  const level = levelOf(pq, key)
+  if (level !== 0) forgetLeastKeyAt(pq, headOf(pq, level, slotOf(pq, level, key)), key)
 }
 
 const isValidKey = (pq: PriorityQueue<unknown>, key: number): boolean =>
@@ -314,12 +343,10 @@ export const addWithAt = <A>(pq: PriorityQueue<A>, key: number, at: number, valu
 
 /** @internal {@link addWithAt} for a caller that has checked the key already. */
 export const insert = <A>(pq: PriorityQueue<A>, key: number, at: number, value: A): Elt<A> => {
-  const pool = pq.pool
-  const row = allocate(pool, key, at, value)
+  const row = allocate(pq, key, at, value)
   place(pq, row, key)
   pq.length++
-  noteAdded(pq, row, key)
-  return handleOf(pool, row) as Elt<A>
+  return handleOf(pq, row) as Elt<A>
 }
 
 /**
@@ -333,22 +360,13 @@ export const insert = <A>(pq: PriorityQueue<A>, key: number, at: number, value: 
 export const add = <A>(pq: PriorityQueue<A>, key: number, value: A): Elt<A> =>
   addWithAt(pq, key, key, value)
 
-/** The row of an element in the queue; throws `AlarmNotFound` otherwise. */
-const linkedRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
-  const pool = pq.pool
-  const row = rowOfHandle(pool, elt)
-  if (row === -1 || !isLinked(pool, row)) notFound(pq, what, elt)
-  return row
-}
-
 /**
  * The row of an element in the queue or of the one whose handler is running. A row that
  * is neither (free, or retired with its last generation) names no element.
  */
 const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): number => {
-  const pool = pq.pool
-  const row = rowOfHandle(pool, elt)
-  if (row === NO_ROW || (!isLinked(pool, row) && row !== pq.firingRow)) notFound(pq, what, elt)
+  const row = rowOfHandle(pq, elt)
+  if (row === -1 || (!isLinked(pq, row) && row !== pq.firingRow)) notFound(pq, what, elt)
   return row
 }
 
@@ -358,22 +376,22 @@ const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): num
  * Throws `AlarmNotFound` if `elt` is not in the queue (including inside its own handler).
  */
 export const remove = <A>(pq: PriorityQueue<A>, elt: Elt<A>): void => {
-  const row = linkedRow(pq, elt, 'remove')
+  const row = rowOfHandle(pq, elt)
+  if (row === -1 || pq.ints[8 * row + 1] === -1) notFound(pq, 'remove', elt) // UNLINKED
   detach(pq, row)
-  release(pq.pool, row)
+  release(pq, row)
   pq.length--
 }
 
 /** @internal `change` that also replaces the number stored beside the key. */
 export const changeWithAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number, at: number): void => {
-  const pool = pq.pool
   const row = readableRow(pq, elt, 'change')
   if (!isValidKey(pq, key)) keyOutOfRange(pq, 'change', key)
-  if (isLinked(pool, row)) detach(pq, row)
+  if (isLinked(pq, row)) detach(pq, row)
   else pq.length++ // the element whose handler is running goes back into the queue
-  setKeyAndAt(pool, row, key, at)
+  pq.floats[4 * row + 2] = key
+  pq.floats[4 * row + 3] = at
   place(pq, row, key)
-  noteAdded(pq, row, key)
 }
 
 /**
@@ -388,9 +406,8 @@ export const change = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number): void 
 
 /** Whether `elt` is in the queue now. Constant time. */
 export const mem = <A>(pq: PriorityQueue<A>, elt: Elt<A>): boolean => {
-  const pool = pq.pool
-  const row = rowOfHandle(pool, elt)
-  return row !== NO_ROW && isLinked(pool, row)
+  const row = rowOfHandle(pq, elt)
+  return row !== -1 && isLinked(pq, row)
 }
 
 /** The key of an element in the queue, or of the one whose handler is running. */
@@ -401,15 +418,15 @@ export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A => eltValueAs(
 
 /** @internal {@link eltKey}, with `what` naming the caller in errors. */
 export const eltKeyAs = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): number =>
-  keyOf(pq.pool, readableRow(pq, elt, what))
+  keyOf(pq, readableRow(pq, elt, what))
 
 /** @internal {@link eltValue}, with `what` naming the caller in errors. */
 export const eltValueAs = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): A =>
-  valueOf(pq.pool, readableRow(pq, elt, what))
+  valueOf(pq, readableRow(pq, elt, what))
 
 /** @internal The number stored beside the key; `what` names the caller in errors. */
 export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): number =>
-  atOf(pq.pool, readableRow(pq, elt, what))
+  atOf(pq, readableRow(pq, elt, what))
 
 /** The handle that no queue ever holds. */
 export const nullElt = <A>(): Elt<A> => -1 as Elt<A>
@@ -423,34 +440,73 @@ export const nullElt = <A>(): Elt<A> => -1 as Elt<A>
  */
 const moveMinAllowedKey = (pq: PriorityQueue<unknown>, t: number): void => {
   const old = pq.minAllowedKey
-  if (t === old) return
-  const levels = pq.levels
   pq.minAllowedKey = t
   // Within level 0's block nothing else moves: no slot above, no level's last key, and
   // (with more than one level) not the top's range either. Most moves are such.
-  if (t <= levels.lastKey[0]! && levels.top > 0) return
-  setMinimum(levels, t, maxRepresentableKey)
-  pq.maxAllowedKey = levels.lastKey[levels.top]!
-  for (let level = 1; level < levels.count; level++) {
-    const slotsPerKey = levels.slotsPerKey[level]!
+  if (t <= pq.lastKey[0]! && pq.top > 0) return
+  moveBlocks(pq, old, t)
+}
+
+const moveBlocks = (pq: PriorityQueue<unknown>, old: number, t: number): void => {
+  setMinimum(pq, t, maxRepresentableKey)
+  pq.maxAllowedKey = pq.lastKey[pq.top]!
+  for (let level = 1; level < pq.levelCount; level++) {
+    const slotsPerKey = pq.slotsPerKey[level]!
     const block = Math.floor(t * slotsPerKey)
     if (block === Math.floor(old * slotsPerKey)) return
-    if (levels.occupiedSlots[level] !== 0) moveSlotDown(pq, level, block & levels.slotMask[level]!)
+    const slot = block & pq.slotMask[level]!
+    if (pq.occupiedSlots[level] !== 0 && isOccupied(pq, level, slot)) moveSlotDown(pq, level, slot)
   }
 }
 
-/** Empties a slot and places each of its elements again, in order, relative to `m`. */
+/**
+ * Rows of a slot being moved down, from its front and from its back (see
+ * {@link moveSlotDown}); shared by every queue, as moving a slot calls no user code.
+ */
+let fromFront: Int32Array = new Int32Array(1024)
+let fromBack: Int32Array = new Int32Array(1024)
+
+/**
+ * Empties an occupied slot and places each of its elements again, in order, relative to
+ * `m`. Its rows are in random places in the pool, so reaching each is a cache miss, and
+ * along one chain of links each miss waits for the last. The walk follows two chains at
+ * once, `next` from the front and `prev` from the back, so that two misses are in flight,
+ * then places the rows in list order.
+ */
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
-  const levels = pq.levels
-  const pool = pq.pool
-  if (!isOccupied(levels, level, slot)) return
-  const head = headOf(levels, level, slot)
-  markEmpty(levels, level, slot)
-  for (let row = detachAll(pool, head); row !== head; ) {
-    const following = nextOf(pool, row)
-    place(pq, row, keyOf(pool, row))
-    row = following
+  const head = headOf(pq, level, slot)
+  markEmpty(pq, level, slot)
+  const ints = pq.ints
+  let front = ints[8 * head]!
+  let back = ints[8 * head + 1]!
+  let fronts = 0
+  let backs = 0
+  for (;;) {
+    if (fronts === fromFront.length) fromFront = grown(fromFront)
+    fromFront[fronts++] = front
+    if (front === back) break
+    if (backs === fromBack.length) fromBack = grown(fromBack)
+    fromBack[backs++] = back
+    front = ints[8 * front]!
+    if (front === back) break
+    back = ints[8 * back + 1]!
   }
+  resetHead(pq, head)
+  // Placing may grow the pool: each row's key is read afresh.
+  for (let i = 0; i < fronts; i++) {
+    const row = fromFront[i]!
+    place(pq, row, pq.floats[4 * row + 2]!)
+  }
+  for (let i = backs - 1; i >= 0; i--) {
+    const row = fromBack[i]!
+    place(pq, row, pq.floats[4 * row + 2]!)
+  }
+}
+
+const grown = (rows: Int32Array): Int32Array => {
+  const bigger = new Int32Array(2 * rows.length)
+  bigger.set(rows)
+  return bigger
 }
 
 /**
@@ -459,21 +515,20 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
  * is simply the first occupied slot, which holds the least key.
  */
 const firstOccupiedBelow = (pq: PriorityQueue<unknown>, bound: number): number => {
-  const levels = pq.levels
   const m = pq.minAllowedKey
-  for (let level = 0; level < levels.count; level++) {
-    if (levels.occupiedSlots[level] === 0) {
+  for (let level = 0; level < pq.levelCount; level++) {
+    if (pq.occupiedSlots[level] === 0) {
       // Every key at a higher level is past this level's last key.
-      if (bound <= levels.lastKey[level]! + 1) return NOT_FOUND
+      if (bound <= pq.lastKey[level]! + 1) return NOT_FOUND
       continue
     }
-    const from = firstSlotInUse(levels, level, m)
+    const from = firstSlotInUse(pq, level, m)
     let slot: number
-    if (level === levels.top) {
-      slot = nextOccupiedAround(levels, level, from)
-      if (slotMinKey(levels, level, slot, m) >= bound) return NOT_FOUND
+    if (level === pq.top) {
+      slot = nextOccupiedAround(pq, level, from)
+      if (slotMinKey(pq, level, slot, m) >= bound) return NOT_FOUND
     } else {
-      slot = nextOccupied(levels, level, from, lastSlotBelow(pq, level, bound))
+      slot = nextOccupied(pq, level, from, lastSlotBelow(pq, level, bound))
       // Occupied slots past the bound hold keys above it, and higher levels larger ones.
       if (slot === NOT_FOUND) return NOT_FOUND
     }
@@ -482,38 +537,44 @@ const firstOccupiedBelow = (pq: PriorityQueue<unknown>, bound: number): number =
   return NOT_FOUND
 }
 
-/** The last slot of a level below the top whose keys may be below `bound`. */
-const lastSlotBelow = (pq: PriorityQueue<unknown>, level: number, bound: number): number => {
-  const levels = pq.levels
-  const mask = levels.slotMask[level]!
-  const levelSpan = levels.keysPerSlot[level]! * (mask + 1)
-  const levelEnd = Math.floor(pq.minAllowedKey / levelSpan) * levelSpan + levelSpan
-  return bound > levelEnd ? mask : slotOf(levels, level, bound - 1)
-}
-
 /**
  * Moves every element with key below `target` to the due list, in key order and, within a
  * key, in the order added; then sets `m = target`.
  */
 const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
-  const levels = pq.levels
+  // Most advances stay within level 0's block (below the top): there each slot holds one
+  // key, in key order, so the due elements are the occupied slots before target's.
+  if (target <= pq.lastKey[0]! && pq.top > 0) {
+    const mask = pq.slotMask[0]!
+    collectLevel0(pq, pq.minAllowedKey & mask, (target - 1) & mask)
+    pq.minAllowedKey = target
+    return
+  }
   while (pq.minAllowedKey < target) {
     const found = firstOccupiedBelow(pq, target)
     if (found === NOT_FOUND) break
     const level = found & 63
     const slot = (found - level) / 64
-    const start = slotMinKey(levels, level, slot, pq.minAllowedKey)
+    const start = slotMinKey(pq, level, slot, pq.minAllowedKey)
     if (level === 0) {
       // Moving slots down keeps the least row; only collecting it can take it away.
-      pq.minRow = NO_ROW
-      spliceToEnd(pq.pool, headOf(levels, 0, slot), DUE_HEAD)
-      markEmpty(levels, 0, slot)
+      spliceToEnd(pq, headOf(pq, 0, slot), DUE_HEAD)
+      markEmpty(pq, 0, slot)
       moveMinAllowedKey(pq, start + 1)
     } else {
       moveMinAllowedKey(pq, start)
     }
   }
-  moveMinAllowedKey(pq, target)
+  if (pq.minAllowedKey < target) moveMinAllowedKey(pq, target)
+}
+
+/** Moves the occupied level-0 slots in `[from, to]` to the due list, in order. */
+const collectLevel0 = (pq: PriorityQueue<unknown>, from: number, to: number): void => {
+  if (pq.occupiedSlots[0] === 0) return
+  for (let slot = nextOccupied(pq, 0, from, to); slot !== -1; slot = slot === to ? -1 : nextOccupied(pq, 0, slot + 1, to)) {
+    spliceToEnd(pq, headOf(pq, 0, slot), DUE_HEAD)
+    markEmpty(pq, 0, slot)
+  }
 }
 
 /**
@@ -522,28 +583,31 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
  * handled even if a handler throws; the first error is rethrown at the end.
  */
 const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void => {
-  const pool = pq.pool
-  const due = DUE_HEAD
   let failed = false
   let error: unknown
   pq.firing = true
-  while (nextOf(pool, due) !== due) {
-    const row = nextOf(pool, due)
-    unlink(pool, row)
+  // `pq.ints` is read afresh after every handler: one that adds may grow the pool.
+  for (let row = pq.ints[0]!; row !== 0; row = pq.ints[0]!) { // DUE_HEAD
+    const ints = pq.ints
+    const after = ints[8 * row]!
+    ints[0] = after
+    ints[8 * after + 1] = 0
+    ints[8 * row + 1] = -1 // UNLINKED
     pq.length--
     pq.firingRow = row
-    const elt = handleOf(pool, row) as Elt<A>
+    const gen = ints[8 * row + 2]! & 67108863 // GEN_MASK
     try {
-      handle(elt)
+      handle((gen * 134217728 + row) as Elt<A>) // 2^27
     } catch (e) {
       if (!failed) {
         failed = true
         error = e
       }
     }
-    if (prevOf(pool, row) === UNLINKED && handleOf(pool, row) === elt) release(pool, row)
+    // Still out of the queue and not freed by a remove after a change: its handle dies.
+    if (pq.ints[8 * row + 1] === -1 && (pq.ints[8 * row + 2]! & 67108863) === gen) release(pq, row)
   }
-  pq.firingRow = NO_ROW
+  pq.firingRow = -1 // NO_ROW
   pq.firing = false
   if (failed) throw error
 }
@@ -578,10 +642,17 @@ export const increaseMinAllowedKey = <A>(
     )
   }
   if (typeof handleRemoved !== 'function') notAFunction('increaseMinAllowedKey', handleRemoved)
+  advanceTo(pq, key, handleRemoved)
+}
+
+/**
+ * @internal {@link increaseMinAllowedKey} for a caller that has checked its arguments and
+ * that no handler is running.
+ */
+export const advanceTo = <A>(pq: PriorityQueue<A>, key: number, handleRemoved: (elt: Elt<A>) => void): void => {
   if (key <= pq.minAllowedKey) return
   collectDue(pq, key)
-  const due = DUE_HEAD
-  if (nextOf(pq.pool, due) !== due) fireDue(pq, handleRemoved)
+  if (pq.ints[0] !== 0) fireDue(pq, handleRemoved) // DUE_HEAD
 }
 
 /**
@@ -595,16 +666,14 @@ export const removeAtMinKeyUpTo = <A>(
 ): void => {
   if (pq.firing) reentrant('firePastAlarms')
   if (typeof handleRemoved !== 'function') notAFunction('firePastAlarms', handleRemoved)
-  const levels = pq.levels
-  const pool = pq.pool
-  const slot = slotOf(levels, 0, pq.minAllowedKey)
-  if (!isOccupied(levels, 0, slot)) return
-  const head = headOf(levels, 0, slot)
-  for (let row = nextOf(pool, head); row !== head; ) {
-    const following = nextOf(pool, row)
-    if (atOf(pool, row) <= maxAt) {
+  const slot = slotOf(pq, 0, pq.minAllowedKey)
+  if (!isOccupied(pq, 0, slot)) return
+  const head = headOf(pq, 0, slot)
+  for (let row = nextOf(pq, head); row !== head; ) {
+    const following = nextOf(pq, row)
+    if (atOf(pq, row) <= maxAt) {
       detach(pq, row)
-      linkLast(pool, DUE_HEAD, row)
+      linkLast(pq, DUE_HEAD, row)
     }
     row = following
   }
@@ -615,56 +684,56 @@ export const removeAtMinKeyUpTo = <A>(
 
 /** The row of an element with the least key (the first added among equals), or -1. */
 const minRow = (pq: PriorityQueue<unknown>): number => {
-  const pool = pq.pool
-  const due = DUE_HEAD
-  if (nextOf(pool, due) !== due) return nextOf(pool, due)
-  if (pq.length === 0) return NO_ROW
-  if (pq.minRow === NO_ROW) pq.minRow = findMinRow(pq)
-  return pq.minRow
+  const due = nextOf(pq, DUE_HEAD)
+  if (due !== DUE_HEAD) return due
+  return pq.length === 0 ? NO_ROW : nextOf(pq, sortedFirstSlot(pq))
 }
 
-/** The head of the first occupied slot, which holds the least key; requires a non-empty level. */
-const firstOccupiedHead = (pq: PriorityQueue<unknown>): number => {
-  const found = firstOccupiedBelow(pq, Infinity)
-  const level = found & 63
-  return headOf(pq.levels, level, (found - level) / 64)
-}
+/** The level and slot of the first occupied slot, which holds the least key; requires a non-empty level. */
+const firstOccupied = (pq: PriorityQueue<unknown>): number => firstOccupiedBelow(pq, Infinity)
 
 /**
- * Above level 0 a slot mixes keys. Its first row of the least key is found by sorting the
- * slot, stably, once: a sorted slot knows its least key after every removal, so removing
- * the least alarm again and again (cancel the soonest timeout, ask when to wake) never
- * walks it again. It stays sorted while keys arrive in order.
+ * The head of the first occupied slot, sorted if it can hold several keys; requires a
+ * non-empty level. Above level 0 a slot mixes keys. Its first row of the least key is
+ * found by sorting the slot, stably, once: a sorted slot knows its least key after every
+ * removal, so removing the least element again and again (cancel the soonest timeout,
+ * ask when to wake) never walks it again. It stays sorted while keys arrive in order.
  */
-const findMinRow = (pq: PriorityQueue<unknown>): number => nextOf(pq.pool, sortedFirstSlot(pq))
-
-/** The head of the first occupied slot, sorted if it can hold several keys; requires a non-empty level. */
 const sortedFirstSlot = (pq: PriorityQueue<unknown>): number => {
-  const pool = pq.pool
-  const head = firstOccupiedHead(pq)
-  if (levelOfHead(pool, head) !== 0 && !isSorted(pool, head)) pq.rowsWalked += sortList(pool, head)
+  const found = firstOccupied(pq)
+  const level = found & 63
+  const head = headOf(pq, level, (found - level) / 64)
+  if (level !== 0 && !isSorted(pq, head)) pq.rowsWalked += sortList(pq, head)
   return head
 }
 
 /**
  * The least key of a non-empty queue. Unlike the least element, it is usually known
- * without walking a slot: see the head keys in `pool.ts`.
+ * without touching a row: a level-0 slot's key is its slot's, and a slot above keeps its
+ * least key in its head (see `pool.ts`).
  */
 const leastKey = (pq: PriorityQueue<unknown>): number => {
-  const pool = pq.pool
-  const due = DUE_HEAD
-  if (nextOf(pool, due) !== due) return keyOf(pool, nextOf(pool, due))
-  if (pq.minRow !== NO_ROW) return keyOf(pool, pq.minRow)
-  const known = leastKeyOf(pool, firstOccupiedHead(pq))
+  const due = nextOf(pq, DUE_HEAD)
+  if (due !== DUE_HEAD) return keyOf(pq, due)
+  const m = pq.minAllowedKey
+  if (pq.occupiedSlots[0] !== 0 && pq.top > 0) {
+    // Below the top, level 0's occupied slots follow m's, each the key of its slot.
+    const mask = pq.slotMask[0]!
+    const from = m & mask
+    return m - from + nextOccupied(pq, 0, from, mask)
+  }
+  const found = firstOccupied(pq)
+  const level = found & 63
+  const slot = (found - level) / 64
+  if (level === 0) return slotMinKey(pq, 0, slot, m)
+  const known = leastKeyOf(pq, headOf(pq, level, slot))
   if (!Number.isNaN(known)) return known
-  pq.minRow = findMinRow(pq)
-  return keyOf(pool, pq.minRow)
+  return keyOf(pq, minRow(pq))
 }
-
 /** An element with the least key (the first added among equals). Cheap: see README. */
 export const minElt = <A>(pq: PriorityQueue<A>): O.Option<Elt<A>> => {
   const row = minRow(pq)
-  return row === NO_ROW ? O.none : O.some(handleOf(pq.pool, row) as Elt<A>)
+  return row === NO_ROW ? O.none : O.some(handleOf(pq, row) as Elt<A>)
 }
 
 /**
@@ -677,7 +746,7 @@ export const minElt = <A>(pq: PriorityQueue<A>): O.Option<Elt<A>> => {
 export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
   const row = minRow(pq)
   if (row === NO_ROW) empty('minEltExn')
-  return handleOf(pq.pool, row) as Elt<A>
+  return handleOf(pq, row) as Elt<A>
 }
 
 /** @internal The least key in the queue, or `none` if it is empty: {@link minKey} without an `Option`. */
@@ -700,15 +769,14 @@ export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
  */
 export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, number] | undefined => {
   if (pq.length === 0) return undefined
-  const pool = pq.pool
   // The least key's elements lead their list, which is in key order: the due list, a
   // level-0 slot (one key) or a sorted slot. Only they are visited.
-  const head = nextOf(pool, DUE_HEAD) !== DUE_HEAD ? DUE_HEAD : sortedFirstSlot(pq)
-  const key = keyOf(pool, nextOf(pool, head))
+  const head = nextOf(pq, DUE_HEAD) !== DUE_HEAD ? DUE_HEAD : sortedFirstSlot(pq)
+  const key = keyOf(pq, nextOf(pq, head))
   let least = Infinity
   let greatest = -Infinity
-  for (let row = nextOf(pool, head); row !== head && keyOf(pool, row) === key; row = nextOf(pool, row)) {
-    const at = atOf(pool, row)
+  for (let row = nextOf(pq, head); row !== head && keyOf(pq, row) === key; row = nextOf(pq, row)) {
+    const at = atOf(pq, row)
     if (at < least) least = at
     if (at > greatest) greatest = at
   }
@@ -719,13 +787,13 @@ export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, n
 
 /** Calls `f` on the head row of every non-empty list: the due list, then each slot. */
 const forEachList = (pq: PriorityQueue<unknown>, f: (head: number) => void): void => {
-  const levels = pq.levels
+  const levels = pq
   f(DUE_HEAD)
-  for (let level = 0; level < levels.count; level++) forEachOccupied(levels, level, 0, (slot) => f(headOf(levels, level, slot)))
+  for (let level = 0; level < levels.levelCount; level++) forEachOccupied(levels, level, 0, (slot) => f(headOf(levels, level, slot)))
 }
 
 /** Calls `f` on every occupied slot of `level` in circular order from `from`. */
-const forEachOccupied = (levels: Levels, level: number, from: number, f: (slot: number) => void): void => {
+const forEachOccupied = (levels: PriorityQueue<unknown>, level: number, from: number, f: (slot: number) => void): void => {
   const last = levels.slotMask[level]!
   const visit = (low: number, high: number): void => {
     for (let slot = nextOccupied(levels, level, low, high); slot !== NOT_FOUND; ) {
@@ -743,20 +811,19 @@ const forEachOccupied = (levels: Levels, level: number, from: number, f: (slot: 
  * slot order from the lowest level up, gives the order. Time: n log(n) at worst.
  */
 export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
-  const levels = pq.levels
-  const pool = pq.pool
+  const levels = pq
   const m = pq.minAllowedKey
   const elts: Array<Elt<A>> = []
   const takeList = (head: number): void => {
     const rows: number[] = []
-    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) rows.push(row)
-    rows.sort((a, b) => keyOf(pool, a) - keyOf(pool, b))
-    for (const row of rows) elts.push(handleOf(pool, row) as Elt<A>)
+    for (let row = nextOf(pq, head); row !== head; row = nextOf(pq, row)) rows.push(row)
+    rows.sort((a, b) => keyOf(pq, a) - keyOf(pq, b))
+    for (const row of rows) elts.push(handleOf(pq, row) as Elt<A>)
   }
   takeList(DUE_HEAD)
   // Below the top no slot before the first in use is occupied, so the circular order
   // from it is the key order at every level.
-  for (let level = 0; level < levels.count; level++) {
+  for (let level = 0; level < levels.levelCount; level++) {
     forEachOccupied(levels, level, firstSlotInUse(levels, level, m), (slot) => takeList(headOf(levels, level, slot)))
   }
   return elts
@@ -772,11 +839,10 @@ export const nameAs = (pq: PriorityQueue<unknown>, noun: string): void => {
 
 /** Every element in the queue, in no particular order. Linear time. */
 export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
-  const pool = pq.pool
   const elts: Array<Elt<A>> = []
   forEachList(pq, (head) => {
-    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
-      elts.push(handleOf(pool, row) as Elt<A>)
+    for (let row = nextOf(pq, head); row !== head; row = nextOf(pq, row)) {
+      elts.push(handleOf(pq, row) as Elt<A>)
     }
   })
   return elts
@@ -797,17 +863,17 @@ export const iter = <A>(pq: PriorityQueue<A>, f: (elt: Elt<A>) => void): void =>
  */
 export const clear = (pq: PriorityQueue<unknown>): void => {
   if (pq.firing) reentrant('clear')
-  const pool = pq.pool
   forEachList(pq, (head) => {
-    for (let row = detachAll(pool, head); row !== head; ) {
-      const following = nextOf(pool, row)
-      release(pool, row)
+    let row = nextOf(pq, head)
+    resetHead(pq, head)
+    while (row !== head) {
+      const following = nextOf(pq, row)
+      release(pq, row)
       row = following
     }
   })
-  clearOccupancy(pq.levels)
+  clearOccupancy(pq)
   pq.length = 0
-  pq.minRow = NO_ROW
 }
 
 // Invariant.
@@ -825,11 +891,11 @@ const check = (ok: boolean, what: string | (() => string)): void => {
  * (`high = low - 1` for a level that can hold nothing now).
  */
 const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number, number]> => {
-  const levels = pq.levels
+  const levels = pq
   const m = pq.minAllowedKey
   const ranges: Array<readonly [number, number]> = []
   let low = m
-  for (let level = 0; level < levels.count; level++) {
+  for (let level = 0; level < levels.levelCount; level++) {
     const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
     const high =
       level === levels.top ? maxAllowedKeyFor(levels, m) : Math.floor(m / span) * span + span - 1
@@ -844,8 +910,7 @@ const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number
  * is wrong. Linear in the size of the queue; meant for tests.
  */
 export const invariant = (pq: PriorityQueue<unknown>): void => {
-  const levels = pq.levels
-  const pool = pq.pool
+  const levels = pq
   const m = pq.minAllowedKey
   check(Number.isInteger(m) && m >= 0 && m <= maxRepresentableKey, `minAllowedKey ${m}`)
   check(pq.maxAllowedKey === maxAllowedKeyFor(levels, m), `maxAllowedKey ${pq.maxAllowedKey}`)
@@ -861,38 +926,42 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   check(ranges[levels.top]![1] === pq.maxAllowedKey, 'top level ends at maxAllowedKey')
 
   const seen = new Set<number>()
-  const leveled = new Set<number>()
   const headRows = new Set<number>([DUE_HEAD])
-  const visit = (head: number, checkRow: (row: number) => void): number => {
+  /** Visits a list; `keepsLeast` for a slot above level 0, whose head keeps its least key. */
+  const visit = (head: number, keepsLeast: boolean, checkRow: (row: number) => void): number => {
     let count = 0
     let least = Infinity
     let greatest = -Infinity
     let inOrder = true
-    for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
-      const key = keyOf(pool, row)
+    for (let row = nextOf(pq, head); row !== head; row = nextOf(pq, row)) {
+      const key = keyOf(pq, row)
       inOrder &&= key >= greatest
       least = Math.min(least, key)
       greatest = Math.max(greatest, key)
-      check(!isHead(pool, row) && row < pool.used, `row ${row} in list ${head}`)
+      check(!isHead(pq, row) && row < pq.used, `row ${row} in list ${head}`)
       check(!seen.has(row), `row ${row} on two lists or twice on one`)
       seen.add(row)
-      check(prevOf(pool, nextOf(pool, row)) === row, `links around row ${row}`)
+      check(prevOf(pq, nextOf(pq, row)) === row, `links around row ${row}`)
       checkRow(row)
       count++
     }
-    check(prevOf(pool, nextOf(pool, head)) === head, () => `links of head ${head}`)
-    const known = leastKeyOf(pool, head)
+    check(prevOf(pq, nextOf(pq, head)) === head, () => `links of head ${head}`)
+    if (!keepsLeast) {
+      check(!isSorted(pq, head), () => `list ${head} is marked sorted, but only slots above level 0 are`)
+      return count
+    }
+    const known = leastKeyOf(pq, head)
     const exact = least === Infinity ? known === Infinity : Number.isNaN(known) || known === least
     check(exact, () => `list ${head} keeps least key ${known}, but it is ${least}`)
-    check(greatestKeyOf(pool, head) >= greatest, () => `list ${head} keeps greatest key ${greatestKeyOf(pool, head)} < ${greatest}`)
-    if (isSorted(pool, head)) {
+    if (isSorted(pq, head)) {
       check(inOrder && count > 0 && known === least, () => `list ${head} is marked sorted but is not, or is empty`)
-      check(mayBeLeast(pool, nextOf(pool, head)), () => `the first row of sorted list ${head} is not marked`)
+      check(greatestKeyOf(pq, head) >= greatest, () => `sorted list ${head} keeps greatest key ${greatestKeyOf(pq, head)} < ${greatest}`)
+      check(mayBeLeast(pq, nextOf(pq, head)), () => `the first row of sorted list ${head} is not marked`)
     } else if (count > 0 && known === least) {
       // Else removing the last row holding it would leave the least key wrong rather than unknown.
       let marked = false
-      for (let row = nextOf(pool, head); row !== head; row = nextOf(pool, row)) {
-        marked ||= keyOf(pool, row) === known && mayBeLeast(pool, row)
+      for (let row = nextOf(pq, head); row !== head; row = nextOf(pq, row)) {
+        marked ||= keyOf(pq, row) === known && mayBeLeast(pq, row)
       }
       check(marked, () => `list ${head} records least key ${known} but no row holding it is marked`)
     }
@@ -901,14 +970,14 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
 
   let count = 0
   let previousDueKey = -Infinity
-  check(isHead(pool, DUE_HEAD) && levelOfHead(pool, DUE_HEAD) === NO_LEVEL, 'row 0 heads the due list')
-  count += visit(DUE_HEAD, (row) => {
-    const key = keyOf(pool, row)
+  check(isHead(pq, DUE_HEAD) && levelOfHead(pq, DUE_HEAD) === NO_LEVEL, 'row 0 heads the due list')
+  count += visit(DUE_HEAD, false, (row) => {
+    const key = keyOf(pq, row)
     check(pq.firing, 'due elements outside of handlers')
     check(key < m && key >= previousDueKey, `due row ${row} with key ${key} out of order`)
     previousDueKey = key
   })
-  for (let level = 0; level < levels.count; level++) {
+  for (let level = 0; level < levels.levelCount; level++) {
     const [low, high] = ranges[level]!
     let occupiedSlots = 0
     for (let slot = 0; slot <= levels.slotMask[level]!; slot++) {
@@ -919,13 +988,12 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
         continue
       }
       const head = headOf(levels, level, slot)
-      check(isHead(pool, head) && levelOfHead(pool, head) === level && slotOfHead(pool, head) === slot, () => `head ${head} of level ${level} slot ${slot}`)
+      check(isHead(pq, head) && levelOfHead(pq, head) === level && slotOfHead(pq, head) === slot, () => `head ${head} of level ${level} slot ${slot}`)
       headRows.add(head)
-      const inList = visit(head, (row) => {
-        const key = keyOf(pool, row)
+      const inList = visit(head, level !== 0, (row) => {
+        const key = keyOf(pq, row)
         check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
         check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
-        leveled.add(row)
       })
       check(isOccupied(levels, level, slot) === inList > 0, () => `bitmap of level ${level} slot ${slot}`)
       if (inList > 0) occupiedSlots++
@@ -935,31 +1003,25 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   }
   check(count === pq.length, `length ${pq.length} but ${count} elements linked`)
 
-  if (pq.minRow !== NO_ROW) {
-    check(leveled.has(pq.minRow), 'the cached minimum is at a level')
-    const key = keyOf(pool, pq.minRow)
-    for (const row of leveled) check(keyOf(pool, row) >= key, `cached minimum ${key} is not the least key`)
-  }
-
   const free = new Set<number>()
-  for (let row = pool.freeHead; row !== NO_ROW; row = nextOf(pool, row)) {
-    check(!isHead(pool, row) && row < pool.used, `free row ${row}`)
-    check(!seen.has(row) && !free.has(row) && prevOf(pool, row) === UNLINKED, `free row ${row} is in use or loops`)
+  for (let row = pq.freeHead; row !== NO_ROW; row = nextOf(pq, row)) {
+    check(!isHead(pq, row) && row < pq.used, `free row ${row}`)
+    check(!seen.has(row) && !free.has(row) && prevOf(pq, row) === UNLINKED, `free row ${row} is in use or loops`)
     free.add(row)
   }
-  for (let row = 0; row < pool.used; row++) {
-    if (isHead(pool, row)) {
+  for (let row = 0; row < pq.used; row++) {
+    if (isHead(pq, row)) {
       check(headRows.has(row), () => `head row ${row} belongs to no slot`)
       continue
     }
-    const linked = prevOf(pool, row) !== UNLINKED
+    const linked = prevOf(pq, row) !== UNLINKED
     check(linked === seen.has(row), `row ${row} is ${linked ? 'linked but on no list' : 'on a list but unlinked'}`)
-    const valueInRow = isValueInRow(pool, row)
+    const valueInRow = isValueInRow(pq, row)
     const holdsElement = linked || row === pq.firingRow
     check(!valueInRow || holdsElement, () => `row ${row} holds no element but is flagged as holding its value`)
-    check(pool.values[row] === undefined || (holdsElement && !valueInRow), () => `row ${row} keeps a stray value`)
+    check(pq.values[row] === undefined || (holdsElement && !valueInRow), () => `row ${row} keeps a stray value`)
     if (!linked && !free.has(row) && row !== pq.firingRow) {
-      check(genOf(pool, row) === pool.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
+      check(genOf(pq, row) === pq.salt, `row ${row} is lost: neither in use, free, firing nor retired`)
     }
   }
   check(pq.firing || pq.firingRow === NO_ROW, 'firing row outside of handlers')

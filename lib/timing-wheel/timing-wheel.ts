@@ -27,6 +27,7 @@ import * as PQ from '../priority-queue/index.js'
 import * as Intervals from './intervals.js'
 import {
   addWithAt,
+  advanceTo,
   atRangeOfMinKey,
   insert,
   minKeyOr,
@@ -71,14 +72,22 @@ declare const valueType: unique symbol
 export class TimingWheel<A> {
   /** @hidden For the type checker only: no value has it. */
   declare readonly [valueType]: A
-  /** @internal */ readonly intervals: Intervals.Intervals
+  // The intervals (see `intervals.ts`), held here rather than in an object of their own:
+  // `add` and `advanceClock` read them on every call, and another object is another hop.
+  /** @internal */ readonly start: number
+  /** @internal */ readonly precision: number
+  /** @internal */ readonly perPrecision: number
+  /** @internal */ readonly maxIntervalNum: number
   /** @internal */ readonly queue: PQ.PriorityQueue<A>
   /** @internal */ readonly capacity: number | undefined
   /** @internal */ now: number
 
   /** @internal */
   constructor(intervals: Intervals.Intervals, queue: PQ.PriorityQueue<A>, capacity: number | undefined) {
-    this.intervals = intervals
+    this.start = intervals.start
+    this.precision = intervals.precision
+    this.perPrecision = intervals.perPrecision
+    this.maxIntervalNum = intervals.maxIntervalNum
     this.queue = queue
     this.capacity = capacity
     this.now = intervals.start
@@ -101,7 +110,7 @@ const timeOutOfRange = (t: TimingWheel<unknown>, what: string, time: unknown): n
         : `is not below alarmUpperBound ${high}`
   throw new TimingWheelError(
     'TimeOutOfRange',
-    `${what} at ${show(time)} ${problem} (now ${t.now}, alarmPrecision ${t.intervals.precision})`,
+    `${what} at ${show(time)} ${problem} (now ${t.now}, alarmPrecision ${t.precision})`,
   )
 }
 
@@ -181,9 +190,9 @@ export const checkedConfig = (config: unknown): ConfigCheck.Config => {
  */
 export const now = (t: TimingWheel<unknown>): number => t.now
 /** The time the clock started at; interval 0 begins here. Constant time. */
-export const start = (t: TimingWheel<unknown>): number => t.intervals.start
+export const start = (t: TimingWheel<unknown>): number => t.start
 /** The length of an interval: alarms in one interval fire in the same advance. Constant time. */
-export const alarmPrecision = (t: TimingWheel<unknown>): number => t.intervals.precision
+export const alarmPrecision = (t: TimingWheel<unknown>): number => t.precision
 /** The level bits of the wheel's queue. Constant time. */
 export const levelBits = (t: TimingWheel<unknown>): LevelBits.LevelBits => PQ.levelBits(t.queue)
 /** The number of alarms; an alarm whose handler is running is not counted. Constant time. */
@@ -216,12 +225,12 @@ export const config = (
  * The last interval number doubles can represent distinctly from this wheel's start: the
  * clock cannot move past its interval. Constant time.
  */
-export const maxIntervalNum = (t: TimingWheel<unknown>): number => t.intervals.maxIntervalNum
+export const maxIntervalNum = (t: TimingWheel<unknown>): number => t.maxIntervalNum
 
 // Intervals.
 
 const intervalNumStartUnchecked = (t: TimingWheel<unknown>, k: number): number =>
-  Intervals.intervalNumStart(t.intervals, k)
+  Intervals.intervalNumStart(t, k)
 
 /**
  * The number `k` of the interval holding `time`: `intervalNumStart(k) <= time <
@@ -229,12 +238,12 @@ const intervalNumStartUnchecked = (t: TimingWheel<unknown>, k: number): number =
  * finite, before `start`, or past the last representable interval.
  */
 export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
-  const max = t.intervals.maxIntervalNum
-  const k = typeof time === 'number' ? Intervals.intervalNumWithin(t.intervals, time, 0, max) : NaN
+  const max = t.maxIntervalNum
+  const k = typeof time === 'number' ? Intervals.intervalNumWithin(t, time, 0, max) : NaN
   if (!(k >= 0 && k <= max)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
-      `intervalNum of ${show(time)}: the time is not in [start ${t.intervals.start}, ${intervalNumStartUnchecked(t, max + 1)})`,
+      `intervalNum of ${show(time)}: the time is not in [start ${t.start}, ${intervalNumStartUnchecked(t, max + 1)})`,
     )
   }
   return k
@@ -242,10 +251,10 @@ export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
 
 /** The start of interval `k`. Throws `TimeOutOfRange` unless `k` is an integer in `[0, maxIntervalNum]`. */
 export const intervalNumStart = (t: TimingWheel<unknown>, k: number): number => {
-  if (!(Number.isInteger(k) && k >= 0 && k <= t.intervals.maxIntervalNum)) {
+  if (!(Number.isInteger(k) && k >= 0 && k <= t.maxIntervalNum)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
-      `intervalNumStart of ${show(k)}: not an integer in [0, maxIntervalNum ${t.intervals.maxIntervalNum}]`,
+      `intervalNumStart of ${show(k)}: not an integer in [0, maxIntervalNum ${t.maxIntervalNum}]`,
     )
   }
   return intervalNumStartUnchecked(t, k)
@@ -273,7 +282,7 @@ export const minAllowedAlarmIntervalNum = nowIntervalNum
  * after now's, capped at {@link maxIntervalNum}. Constant time.
  */
 export const maxAllowedAlarmIntervalNum = (t: TimingWheel<unknown>): number =>
-  Math.min(PQ.maxAllowedKey(t.queue), t.intervals.maxIntervalNum)
+  Math.min(PQ.maxAllowedKey(t.queue), t.maxIntervalNum)
 
 /**
  * Every alarm time is below this: the end of interval {@link maxAllowedAlarmIntervalNum};
@@ -294,15 +303,14 @@ export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
  */
 const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
   if (typeof at !== 'number') timeOutOfRange(t, what, at)
-  const iv = t.intervals
   const q = t.queue
-  const start = iv.start
-  const k = Math.floor((at - start) * iv.perPrecision)
+  const start = t.start
+  const k = Math.floor((at - start) * t.perPrecision)
   return k >= q.minAllowedKey &&
     k <= q.maxAllowedKey &&
-    k <= iv.maxIntervalNum &&
-    start + k * iv.precision <= at &&
-    at < start + (k + 1) * iv.precision
+    k <= t.maxIntervalNum &&
+    start + k * t.precision <= at &&
+    at < start + (k + 1) * t.precision
     ? k
     : exactKeyOfAlarmTime(t, at, what)
 }
@@ -310,7 +318,7 @@ const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): numb
 const exactKeyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
   const low = PQ.minAllowedKey(t.queue)
   const high = maxAllowedAlarmIntervalNum(t)
-  const key = Intervals.intervalNumWithin(t.intervals, at, low, high)
+  const key = Intervals.intervalNumWithin(t, at, low, high)
   if (!(key >= low && key <= high)) timeOutOfRange(t, what, at)
   return key
 }
@@ -409,10 +417,25 @@ export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 
 // Advancing the clock.
 
-/** The key for advancing to `to`, or a throw; `to` must be finite and representable. */
+/**
+ * The key for advancing to `to`, or a throw; `to` must be finite and representable. As
+ * for alarms, the quotient is mostly right, and two products confirm it.
+ */
 const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
-  const max = t.intervals.maxIntervalNum
-  const key = typeof to === 'number' ? Intervals.intervalNumWithin(t.intervals, to, 0, max) : NaN
+  if (typeof to !== 'number') return exactKeyOfClockTime(t, to, what)
+  const start = t.start
+  const k = Math.floor((to - start) * t.perPrecision)
+  return k >= 0 &&
+    k <= t.maxIntervalNum &&
+    start + k * t.precision <= to &&
+    to < start + (k + 1) * t.precision
+    ? k
+    : exactKeyOfClockTime(t, to, what)
+}
+
+const exactKeyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
+  const max = t.maxIntervalNum
+  const key = typeof to === 'number' ? Intervals.intervalNumWithin(t, to, 0, max) : NaN
   if (!Number.isFinite(to) || !(key <= max)) {
     throw new TimingWheelError(
       'TimeOutOfRange',
@@ -446,7 +469,7 @@ export const advanceClock = <A>(t: TimingWheel<A>, to: number, handleFired: (ala
   checkHandler('advanceClock', handleFired)
   if (!(to > t.now)) return
   t.now = to
-  PQ.increaseMinAllowedKey(t.queue, key, handleFired as unknown as (e: PQ.Elt<A>) => void)
+  advanceTo(t.queue, key, handleFired as unknown as (e: PQ.Elt<A>) => void)
 }
 
 /**
@@ -542,7 +565,7 @@ export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number =>
  */
 export const nextAlarmFiresAt = (t: TimingWheel<unknown>): O.Option<number> => {
   const key = minKeyOr(t.queue, Infinity)
-  return key >= t.intervals.maxIntervalNum ? O.none : O.some(intervalNumStartUnchecked(t, key + 1))
+  return key >= t.maxIntervalNum ? O.none : O.some(intervalNumStartUnchecked(t, key + 1))
 }
 
 /**
@@ -578,7 +601,7 @@ const check = (ok: boolean, what: string): void => {
  */
 export const invariant = (t: TimingWheel<unknown>): void => {
   PQ.invariant(t.queue)
-  const iv = t.intervals
+  const iv = t
   check(Number.isFinite(t.now) && t.now >= iv.start, `now ${t.now} before start ${iv.start}`)
   check(intervalNum(t, t.now) === nowIntervalNum(t), `nowIntervalNum ${nowIntervalNum(t)} is not intervalNum(now ${t.now})`)
   check(maxAllowedAlarmIntervalNum(t) <= iv.maxIntervalNum, 'alarms stay within the representable intervals')
