@@ -138,9 +138,24 @@ export const slotOf = (levels: Levels, level: number, key: number): number =>
  */
 export const place = (q: Levels & Rows<unknown>, row: number, key: number): void => {
   const lastKey = q.lastKey
-  let level = 0
+  if (key <= lastKey[0]!) {
+    placeAtLevel0(q, row, key)
+    return
+  }
+  let level = 1
   while (key > lastKey[level]!) level++
-  const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
+  const slot = Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
+  const head = linkAt(q, level, slot, row)
+  noteLinked(q, head, row, key)
+}
+
+/** {@link place} for a key known to be at level 0 (every key of a level-1 slot moving down is). */
+export const placeAtLevel0 = (q: Levels & Rows<unknown>, row: number, key: number): void => {
+  linkAt(q, 0, key & q.slotMask[0]!, row)
+}
+
+/** Links `row` at the end of a slot, marking the slot occupied, and returns the slot's head. */
+const linkAt = (q: Levels & Rows<unknown>, level: number, slot: number, row: number): number => {
   const word = q.firstWord[level]! + (slot >>> 5)
   let first = q.headBase[word]!
   if (first === 0) first = takeRunOfHeads(q, level, slot)
@@ -152,7 +167,7 @@ export const place = (q: Levels & Rows<unknown>, row: number, key: number): void
   ints[8 * row + 1] = last
   ints[8 * row] = head
   ints[8 * head + 1] = row
-  if (level !== 0) noteLinked(q, head, row, key)
+  return head
 }
 
 const markOccupied = (levels: Levels, level: number, word: number, slot: number): void => {

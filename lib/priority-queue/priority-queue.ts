@@ -50,6 +50,7 @@ import {
   nextOccupied,
   nextOccupiedAround,
   place,
+  placeAtLevel0,
   setMinimum,
   slotMinKey,
   slotOf,
@@ -492,14 +493,18 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     back = ints[8 * back + 1]!
   }
   resetHead(pq, head)
-  // Placing may grow the pool: each row's key is read afresh.
+  // Placing may grow the pool: each row's key is read afresh. Every key of a level-1 slot
+  // is in the level-0 block that `m` just entered.
+  const toLevel0 = level === 1
   for (let i = 0; i < fronts; i++) {
     const row = fromFront[i]!
-    place(pq, row, pq.floats[4 * row + 2]!)
+    if (toLevel0) placeAtLevel0(pq, row, pq.floats[4 * row + 2]!)
+    else place(pq, row, pq.floats[4 * row + 2]!)
   }
   for (let i = backs - 1; i >= 0; i--) {
     const row = fromBack[i]!
-    place(pq, row, pq.floats[4 * row + 2]!)
+    if (toLevel0) placeAtLevel0(pq, row, pq.floats[4 * row + 2]!)
+    else place(pq, row, pq.floats[4 * row + 2]!)
   }
 }
 

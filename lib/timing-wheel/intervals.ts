@@ -26,6 +26,12 @@ export interface Intervals {
   readonly perPrecision: number
   /** The last interval number whose interval is distinct from its neighbours. */
   readonly maxIntervalNum: number
+  /**
+   * Whether `floor((time - start) * perPrecision)` is always the exact interval number of
+   * a time (or not finite): so when `start` is 0 and the precision a power of two, where
+   * the product only scales by a power of two. Then the check of the quotient is skipped.
+   */
+  readonly exactQuotient: boolean
 }
 
 /**
@@ -98,7 +104,13 @@ export const create = (start: number, precision: number): Intervals => {
   const problem = check(start, precision)
   if (problem !== undefined) throw new TimingWheelError('InvalidConfig', problem)
   // `+ 0` turns -0 into 0, which is what a JSON round trip would do anyway.
-  return { start: start + 0, precision, perPrecision: 1 / precision, maxIntervalNum: maxExactIntervalNum(start, precision) }
+  return {
+    start: start + 0,
+    precision,
+    perPrecision: 1 / precision,
+    maxIntervalNum: maxExactIntervalNum(start, precision),
+    exactQuotient: start === 0 && 2 ** Math.round(Math.log2(precision)) === precision,
+  }
 }
 
 /** The start of interval `k`, for integers `k` in `[0, maxIntervalNum + 1]`. */

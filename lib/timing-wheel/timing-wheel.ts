@@ -78,6 +78,7 @@ export class TimingWheel<A> {
   /** @internal */ readonly precision: number
   /** @internal */ readonly perPrecision: number
   /** @internal */ readonly maxIntervalNum: number
+  /** @internal */ readonly exactQuotient: boolean
   /** @internal */ readonly queue: PQ.PriorityQueue<A>
   /** @internal */ readonly capacity: number | undefined
   /** @internal */ now: number
@@ -88,6 +89,7 @@ export class TimingWheel<A> {
     this.precision = intervals.precision
     this.perPrecision = intervals.perPrecision
     this.maxIntervalNum = intervals.maxIntervalNum
+    this.exactQuotient = intervals.exactQuotient
     this.queue = queue
     this.capacity = capacity
     this.now = intervals.start
@@ -298,8 +300,9 @@ export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
 
 /**
  * The key of an alarm at `at`, or a throw naming the allowed range. Mostly the quotient
- * is the interval and in range, which two products confirm; anything else takes the
- * exact way, out of line, so that this stays small enough for callers to inline.
+ * is the interval and in range, which two products confirm (or the intervals' shape
+ * guarantees: see `exactQuotient`); anything else takes the exact way, out of line, so
+ * that this stays small enough for callers to inline.
  */
 const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
   if (typeof at !== 'number') timeOutOfRange(t, what, at)
@@ -309,8 +312,7 @@ const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): numb
   return k >= q.minAllowedKey &&
     k <= q.maxAllowedKey &&
     k <= t.maxIntervalNum &&
-    start + k * t.precision <= at &&
-    at < start + (k + 1) * t.precision
+    (t.exactQuotient || (start + k * t.precision <= at && at < start + (k + 1) * t.precision))
     ? k
     : exactKeyOfAlarmTime(t, at, what)
 }
@@ -427,8 +429,7 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
   const k = Math.floor((to - start) * t.perPrecision)
   return k >= 0 &&
     k <= t.maxIntervalNum &&
-    start + k * t.precision <= to &&
-    to < start + (k + 1) * t.precision
+    (t.exactQuotient || (start + k * t.precision <= to && to < start + (k + 1) * t.precision))
     ? k
     : exactKeyOfClockTime(t, to, what)
 }
