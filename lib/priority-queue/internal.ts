@@ -8,6 +8,7 @@ export {
   advanceTo,
   insert,
   minKeyOr,
+  minValue,
   changeWithAt,
   eltAt,
   eltKeyAs,

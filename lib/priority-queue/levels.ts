@@ -138,15 +138,16 @@ export const slotOf = (levels: Levels, level: number, key: number): number =>
  */
 export const place = (q: Levels & Rows<unknown>, row: number, key: number): void => {
   const lastKey = q.lastKey
-  if (key <= lastKey[0]!) {
-    placeAtLevel0(q, row, key)
-    return
+  let level = 0
+  let slot: number
+  if (key <= lastKey[0]!) slot = key & q.slotMask[0]!
+  else {
+    level = 1
+    while (key > lastKey[level]!) level++
+    slot = Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
   }
-  let level = 1
-  while (key > lastKey[level]!) level++
-  const slot = Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
   const head = linkAt(q, level, slot, row)
-  noteLinked(q, head, row, key)
+  if (level !== 0) noteLinked(q, head, row, key)
 }
 
 /** {@link place} for a key known to be at level 0 (every key of a level-1 slot moving down is). */

@@ -691,7 +691,20 @@ export const removeAtMinKeyUpTo = <A>(
 const minRow = (pq: PriorityQueue<unknown>): number => {
   const due = nextOf(pq, DUE_HEAD)
   if (due !== DUE_HEAD) return due
-  return pq.length === 0 ? NO_ROW : nextOf(pq, sortedFirstSlot(pq))
+  if (pq.length === 0) return NO_ROW
+  const slot = firstLevel0Slot(pq)
+  return nextOf(pq, slot !== -1 ? headOf(pq, 0, slot) : sortedFirstSlot(pq))
+}
+
+/**
+ * The first occupied slot of level 0 below the top, or -1. Below the top, level 0's
+ * occupied slots follow m's, and each is the one key of its slot: this is where the least
+ * key mostly is, found without the general search.
+ */
+const firstLevel0Slot = (pq: PriorityQueue<unknown>): number => {
+  if (pq.occupiedSlots[0] === 0 || pq.top === 0) return -1
+  const mask = pq.slotMask[0]!
+  return nextOccupied(pq, 0, pq.minAllowedKey & mask, mask)
 }
 
 /** The level and slot of the first occupied slot, which holds the least key; requires a non-empty level. */
@@ -721,12 +734,8 @@ const leastKey = (pq: PriorityQueue<unknown>): number => {
   const due = nextOf(pq, DUE_HEAD)
   if (due !== DUE_HEAD) return keyOf(pq, due)
   const m = pq.minAllowedKey
-  if (pq.occupiedSlots[0] !== 0 && pq.top > 0) {
-    // Below the top, level 0's occupied slots follow m's, each the key of its slot.
-    const mask = pq.slotMask[0]!
-    const from = m & mask
-    return m - from + nextOccupied(pq, 0, from, mask)
-  }
+  const slot0 = firstLevel0Slot(pq)
+  if (slot0 !== -1) return m - (m & pq.slotMask[0]!) + slot0
   const found = firstOccupied(pq)
   const level = found & 63
   const slot = (found - level) / 64
@@ -753,6 +762,9 @@ export const minEltExn = <A>(pq: PriorityQueue<A>): Elt<A> => {
   if (row === NO_ROW) empty('minEltExn')
   return handleOf(pq, row) as Elt<A>
 }
+
+/** @internal The value of an element with the least key (the first added among equals); requires a non-empty queue. */
+export const minValue = <A>(pq: PriorityQueue<A>): A => valueOf(pq, minRow(pq))
 
 /** @internal The least key in the queue, or `none` if it is empty: {@link minKey} without an `Option`. */
 export const minKeyOr = (pq: PriorityQueue<unknown>, none: number): number =>

@@ -39,7 +39,7 @@
  * `armSeq`, so it is not counted twice.
  */
 import * as PriorityQueue from '../priority-queue/priority-queue.js'
-import { minKeyOr } from '../priority-queue/internal.js'
+import { advanceTo as advanceQueueTo, minKeyOr, minValue } from '../priority-queue/internal.js'
 import { type Timer, firesBefore } from './timer.js'
 
 type Queue = PriorityQueue.PriorityQueue<Timer>
@@ -99,8 +99,8 @@ const timersAreNeverDue = (): never => {
  * then to the front of their queues.
  */
 const advanceTo = (s: Schedule, due: number): void => {
-  PriorityQueue.increaseMinAllowedKey(s.others, due, timersAreNeverDue)
-  if (!PriorityQueue.isEmpty(s.immediates)) PriorityQueue.increaseMinAllowedKey(s.immediates, due, timersAreNeverDue)
+  advanceQueueTo(s.others, due, timersAreNeverDue)
+  if (!PriorityQueue.isEmpty(s.immediates)) advanceQueueTo(s.immediates, due, timersAreNeverDue)
 }
 
 /** The least due time in the queues, or Infinity. */
@@ -108,13 +108,12 @@ const leastDue = (s: Schedule): number => Math.min(minKeyOr(s.immediates, Infini
 
 /** The first timer due at `due`, the least due time in the queues, once `now` is there. */
 const firstAt = (s: Schedule, due: number): Timer => {
-  const q = minKeyOr(s.immediates, Infinity) === due ? s.immediates : s.others
-  return PriorityQueue.eltValue(q, PriorityQueue.minEltExn(q))
+  return minValue(minKeyOr(s.immediates, Infinity) === due ? s.immediates : s.others)
 }
 
 const enterWheel = (s: Schedule, t: Timer): void => {
   const q = queueOf(s, t)
-  if (q === s.immediates) PriorityQueue.increaseMinAllowedKey(q, wheelNow(s), timersAreNeverDue)
+  if (q === s.immediates) advanceQueueTo(q, wheelNow(s), timersAreNeverDue)
   t.elt = PriorityQueue.add(q, t.due, t)
   t.place = 'wheel'
   s.wheelCount++
