@@ -48,9 +48,9 @@ export const showRange = (cell: Cell): string => `${showRatio(cell.range[0])}–
 export const showNs = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.toFixed(2))
 
 const judgeBytes = (spec: TargetSpec, rows: readonly MemoryRow[]): Target => {
-  const wheel = rows.filter((r) => r.group === 'queues' && spec.row(r.id)).map((r) => ({ label: r.label, bytes: r.cells[0]?.bytes }))
+  const own = rows.filter((r) => r.group === 'queues' && spec.row(r.id)).map((r) => ({ label: r.label, bytes: r.cells[0]?.bytes }))
   const name = `${wheel} <= ${spec.atMostBytes} bytes per outstanding alarm`
-  const measured = wheel.filter((w): w is { label: string; bytes: number } => w.bytes !== undefined)
+  const measured = own.filter((w): w is { label: string; bytes: number } => w.bytes !== undefined)
   if (measured.length === 0) return { name, measured: 'not measured', met: undefined }
   return {
     name,

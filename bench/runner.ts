@@ -170,6 +170,7 @@ export const run = async (opts: Options): Promise<Results> => {
   const chosen = new Set(opts.loads ?? allLoads)
   const log = opts.log ?? ((): void => {})
   const { sizes, warmSizes: warm, seed } = opts
+  const load = opts.loadDrivers ?? separateDrivers
   const rows: Row[] = []
   /**
    * Times `impls` on `make(sizes)`, each warmed up on `make(warmSizes)`; `play` gets the
@@ -231,25 +232,27 @@ export const run = async (opts: Options): Promise<Results> => {
   }
   const memory: MemoryRow[] = []
   if (chosen.has('memory')) {
-    const drivers = await (opts.loadDrivers ?? separateDrivers)('memory')
-    const weigh = <I extends { readonly name: string }>(
+    // Each implementation through its own copy of the drivers here too: through a shared
+    // one, V8 kept the clock measured before alive into the next one's first reading.
+    const weigh = async <I extends { readonly name: string }>(
       group: Group,
       what: string,
       alarms: number,
       impls: readonly I[],
-      bytes: (impl: I, w: Workloads.Memory) => number | undefined,
-    ): void => {
+      bytes: (drivers: Drivers, impl: I, w: Workloads.Memory) => number | undefined,
+    ): Promise<void> => {
       if (impls.length === 0) return
       const n = showCount(alarms)
       log(`memory: ${what}, ${n}`)
       const w = Workloads.memory({ alarms }, seed)
-      const cells = impls.map((impl) => ({ impl: impl.name, bytes: bytes(impl, w) }))
+      const cells = []
+      for (const impl of impls) cells.push({ impl: impl.name, bytes: bytes(await load(impl.name), impl, w) })
       memory.push({ id: `${group === 'queues' ? '' : 'clock-'}memory-${n}`, group, label: `${what}, ${n}`, cells })
     }
     const { alarms, largeAlarms } = sizes.memory
-    weigh('queues', 'bytes / alarm', alarms, opts.queues, (q, w) => drivers.memory(q, w))
-    if (largeAlarms !== undefined) weigh('queues', 'bytes / alarm', largeAlarms, opts.queues.slice(0, 1), (q, w) => drivers.memory(q, w))
-    weigh('clocks', 'bytes / timer', alarms, clocks, (c, w) => drivers.clockMemory(c, w))
+    await weigh('queues', 'bytes / alarm', alarms, opts.queues, (d, q, w) => d.memory(q, w))
+    if (largeAlarms !== undefined) await weigh('queues', 'bytes / alarm', largeAlarms, opts.queues.slice(0, 1), (d, q, w) => d.memory(q, w))
+    await weigh('clocks', 'bytes / timer', alarms, clocks, (d, c, w) => d.clockMemory(c, w))
   }
   if (chosen.has('virtualClock')) {
     const h = sizes.clockHold
