@@ -104,6 +104,7 @@ describe('the benchmark at a tiny size', () => {
     const printed = render(results, 'test')
     for (const head of ['| workload', '| clock load', '| game loop', 'Targets:', 'Timed with: ']) expect(printed).toContain(head)
     for (const row of results.rows) expect(printed).toContain(`| ${row.label} `)
+    expect(printed).not.toMatch(/\[object|NaN|undefined/)
     expect(printed.split('\n').filter((l) => /^- (met|not met|not judged): /.test(l))).toHaveLength(9)
     expect(JSON.parse(toJson(results, 'test', 'tiny')).targets).toHaveLength(9)
   })
