@@ -1,7 +1,7 @@
 /**
  * What every implementation offers the workloads: a set of timers keyed by small integer
- * ids, or a fake clock. One adapter per implementation lives in `adapters/`; each uses its
- * library the way that library's users do.
+ * ids, a fake clock, or a game clock. One adapter per implementation lives in `adapters/`;
+ * each uses its library the way that library's users do.
  */
 
 /** Called with the id of each alarm that fires. */
@@ -38,18 +38,37 @@ export interface QueueImpl {
   readonly create: (capacity: Capacity, onFire: OnFire) => TimerQueue
 }
 
-/** The part of a fake clock the virtual-clock workload uses (fake-timers' and `timing-wheel/sim`'s). */
+/** The part of a fake clock the clock rows use (fake-timers' and `timing-wheel/sim`'s). */
 export interface Clock {
   readonly now: number
   setTimeout(callback: (...args: number[]) => void, delay: number, ...args: number[]): unknown
   /** Fires the next timer, moving `now` to its time. */
   next(): number
-  /** Moves `ms` forward, firing what is due (the idle row needs it). */
-  tick?(ms: number): number
+  /** Moves `ms` forward, firing what is due. */
+  tick(ms: number): number
+  /** Moves to the latest due time of the waiting timers, firing everything due by then. */
+  runToLast(): number
   countTimers(): number
 }
 
 export interface ClockImpl {
   readonly name: string
   readonly create: () => Clock
+}
+
+/** The game row's load: timers waiting far ahead, and a few that fire every period. */
+export interface GameLoad {
+  /** The delays of the timers that wait, in ms. */
+  readonly far: Float64Array
+  /** Timer `i < busy` fires first at `(i + 0.5) * period / busy` ms, then every `period` ms. */
+  readonly busy: number
+  readonly period: number
+  readonly frameMs: number
+}
+
+/** A game loop on one library: its timers set up, then moved one frame at a time. */
+export interface GameImpl {
+  readonly name: string
+  /** Sets the load up; `onBusy` is told the due time of each busy firing. */
+  readonly create: (load: GameLoad, onBusy: (due: number) => void) => { frame(): void }
 }

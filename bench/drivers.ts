@@ -8,19 +8,31 @@
  * the harness only reads typed arrays and calls the adapter: everything it needs is made
  * before the clock starts, and a full GC runs just before, when `--expose-gc` allows.
  *
+ * The clock is the main thread's CPU time, where Linux reports it: the machines are
+ * shared, and wall time would count whatever else ran. It leaves out V8's helper threads
+ * (concurrent marking, compilation), not the pauses they stop the main thread for. The
+ * kernel adds to it at scheduler ticks, about every 4 ms, so the timed regions last
+ * hundreds of ms at full size. The file is read synchronously, so on this thread.
+ *
  * Checksum: the number of alarms fired and the sum, mod 2^32, of `mix(id, t)`, `t` the
- * `to` of the advance that fired the alarm (in the hold model, the event's time). The
- * sum does not depend on the order within one advance, which heaps do not keep for equal
- * times, but it changes if any alarm fires in another advance, twice, or not at all.
+ * `to` of the advance that fired the alarm (in the hold model, the event's time; on a
+ * fake clock, its `now`). The sum does not depend on the order within one advance, which
+ * heaps do not keep for equal times, but it changes if any alarm fires in another
+ * advance, twice, or not at all.
  */
-import type { ClockImpl, QueueImpl, TimerQueue } from './adapter.js'
+import { readFileSync } from 'node:fs'
+import type { Clock, ClockImpl, GameImpl, QueueImpl, TimerQueue } from './adapter.js'
 import {
   type AddRemove,
   type Churn,
+  type Game,
   type Hold,
+  type Idle,
   type Memory,
+  type RunToLast,
   type Spread,
   type Timeouts,
+  gameFirings,
   mix,
 } from './workloads.js'
 
@@ -34,14 +46,35 @@ export interface Run {
   readonly ops: number
   /** Nanoseconds in the timed region. */
   readonly ns: number
-  /** The timed region in parts, in ns. */
-  readonly phases: Readonly<Record<string, number>>
   readonly checksum: Checksum
+  /**
+   * What a correct implementation fires, where the length of the play depends on the
+   * implementation (the game's frames). Elsewhere the first implementation's checksum is
+   * the reference.
+   */
+  readonly expected?: Checksum
   /** Alarms still outstanding at the end: 0 for every workload but memory. */
   readonly left: number
 }
 
-const nanos = (): number => Number(process.hrtime.bigint())
+const schedstat = '/proc/thread-self/schedstat'
+
+const threadCpuNanos = (): number => Number(readFileSync(schedstat, 'latin1').split(' ', 1)[0])
+
+const hasSchedstat = ((): boolean => {
+  try {
+    return threadCpuNanos() > 0
+  } catch {
+    return false
+  }
+})()
+
+/** What the timed regions are timed with, as the report says it. */
+export const clockName = hasSchedstat
+  ? 'CPU time of the main thread (/proc/thread-self/schedstat)'
+  : 'wall time (process.hrtime.bigint; there is no /proc/thread-self/schedstat here)'
+
+const nanos: () => number = hasSchedstat ? threadCpuNanos : () => Number(process.hrtime.bigint())
 
 const gc = (globalThis as { gc?: () => void }).gc
 
@@ -57,6 +90,45 @@ export const canMeasureMemory = (): boolean => gc !== undefined
 
 const noFire = (): void => {}
 
+/** Counts the alarms fired and adds up `mix(id, at)`, `at` the time the driver is advancing to. */
+class Tally {
+  fired = 0
+  hash = 0
+  at = 0
+  readonly fire = (id: number): void => {
+    this.hash = (this.hash + mix(id, this.at)) >>> 0
+    this.fired++
+  }
+
+  checksum(): Checksum {
+    return { fired: this.fired, hash: this.hash }
+  }
+}
+
+/** How long a load played in steps runs, in ms of CPU time (see `Sizes.minMs`). */
+export interface Bounds {
+  readonly minMs: number
+  readonly maxMs: number
+}
+
+/**
+ * Calls `step` in batches that double (but do not overrun `maxMs` at the rate so far)
+ * until it has run `steps` times and `minMs` have passed, or `maxMs` have, or it has run
+ * `most` times; returns how many times it ran and the time that took.
+ */
+const timedSteps = (step: () => unknown, steps: number, most: number, bounds: Bounds): { steps: number; ns: number } => {
+  const [minNs, maxNs] = [bounds.minMs * 1e6, bounds.maxMs * 1e6]
+  const t0 = nanos()
+  let done = 0
+  for (let batch = 1; ; ) {
+    const end = Math.min(done + batch, most)
+    for (; done < end; done++) step()
+    const ns = nanos() - t0
+    if (done === most || ns >= maxNs || (done >= steps && ns >= minNs)) return { steps: done, ns }
+    batch = ns === 0 ? 2 * batch : Math.max(1, Math.min(2 * batch, Math.floor(((maxNs - ns) * done) / ns)))
+  }
+}
+
 /**
  * Churn: `ops` = cancel-one-add-one operations. The timed region is the operations and
  * then the drain that fires every alarm, 1 ms at a time: a lazily deleting heap does the
@@ -64,13 +136,8 @@ const noFire = (): void => {}
  * only half of what a heap does per timer.
  */
 export const churn = (impl: QueueImpl, w: Churn): Run => {
-  let step = 0
-  let hash = 0
-  let fired = 0
-  const q = impl.create({ ids: w.outstanding, adds: w.outstanding + w.ops }, (id) => {
-    hash = (hash + mix(id, step)) >>> 0
-    fired++
-  })
+  const tally = new Tally()
+  const q = impl.create({ ids: w.outstanding, adds: w.outstanding + w.ops }, tally.fire)
   const times = w.times
   const victims = w.victims
   const n = w.outstanding
@@ -83,29 +150,24 @@ export const churn = (impl: QueueImpl, w: Churn): Run => {
     q.cancel(id)
     q.add(id, times[n + j]!)
   }
-  const t1 = nanos()
   const end = w.maxDelay + 1
   for (let to = 1; to <= end; to++) {
-    step = to
+    tally.at = to
     q.advance(to)
   }
-  const t2 = nanos()
-  return { ops, ns: t2 - t0, phases: { ops: t1 - t0, drain: t2 - t1 }, checksum: { fired, hash }, left: q.size() }
+  const ns = nanos() - t0
+  return { ops, ns, checksum: tally.checksum(), left: q.size() }
 }
 
 /**
  * An add followed by a remove of the same alarm, `pairs` times, next to `outstanding`
- * alarms: the constant cost of a timer that is cancelled, in cache. `ops` = pairs. Only
- * meaningful for the wheel; a lazily deleting heap would grow by one corpse per pair.
+ * alarms: the constant cost of a timer that is cancelled, in cache. `ops` = pairs. The
+ * pair is due before the others (see `Workloads.addRemove`), so that a heap that pops
+ * for the remove takes back what it pushed; a lazily deleting heap would only grow.
  */
 export const addRemove = (impl: QueueImpl, w: AddRemove): Run => {
-  let step = 0
-  let hash = 0
-  let fired = 0
-  const q = impl.create({ ids: w.outstanding + 1, adds: w.outstanding + w.pairs }, (id) => {
-    hash = (hash + mix(id, step)) >>> 0
-    fired++
-  })
+  const tally = new Tally()
+  const q = impl.create({ ids: w.outstanding + 1, adds: w.outstanding + w.pairs }, tally.fire)
   const times = w.times
   const n = w.outstanding
   const mask = w.timesMask
@@ -117,24 +179,19 @@ export const addRemove = (impl: QueueImpl, w: AddRemove): Run => {
     q.add(n, times[n + (j & mask)]!)
     q.cancel(n)
   }
-  const t1 = nanos()
+  const ns = nanos() - t0
   // Untimed: the alarms that stayed put still fire, once, at their times.
   for (let to = 1; q.size() > 0; to++) {
-    step = to
+    tally.at = to
     q.advance(to)
   }
-  return { ops: pairs, ns: t1 - t0, phases: {}, checksum: { fired, hash }, left: q.size() }
+  return { ops: pairs, ns, checksum: tally.checksum(), left: q.size() }
 }
 
 /** Timeouts: `ops` = timers started; the timed region runs until the last one is done. */
 export const timeouts = (impl: QueueImpl, w: Timeouts): Run => {
-  let step = 0
-  let hash = 0
-  let fired = 0
-  const q = impl.create({ ids: w.timers, adds: w.timers }, (id) => {
-    hash = (hash + mix(id, step)) >>> 0
-    fired++
-  })
+  const tally = new Tally()
+  const q = impl.create({ ids: w.timers, adds: w.timers }, tally.fire)
   const ats = w.ats
   const stopFirst = w.stopFirst
   const stopIds = w.stopIds
@@ -145,39 +202,33 @@ export const timeouts = (impl: QueueImpl, w: Timeouts): Run => {
   collect()
   const t0 = nanos()
   for (let m = 0; m <= end; m++) {
-    step = m
+    tally.at = m
     q.advance(m)
     for (let k = stopFirst[m]!, last = stopFirst[m + 1]!; k < last; k++) q.cancel(stopIds[k]!)
     if (m < ms) {
       for (let j = 0; j < perMs; j++, next++) q.add(next, ats[next]!)
     }
   }
-  const t1 = nanos()
-  return { ops: w.timers, ns: t1 - t0, phases: {}, checksum: { fired, hash }, left: q.size() }
+  const ns = nanos() - t0
+  return { ops: w.timers, ns, checksum: tally.checksum(), left: q.size() }
 }
 
 /** Spread: `ops` = alarms, each added and fired; the clock moves `step` ms at a time. */
 export const spread = (impl: QueueImpl, w: Spread): Run => {
-  let step = 0
-  let hash = 0
-  let fired = 0
-  const q = impl.create({ ids: w.alarms, adds: w.alarms }, (id) => {
-    hash = (hash + mix(id, step)) >>> 0
-    fired++
-  })
+  const tally = new Tally()
+  const q = impl.create({ ids: w.alarms, adds: w.alarms }, tally.fire)
   const times = w.times
   const alarms = w.alarms
   collect()
   const t0 = nanos()
   for (let id = 0; id < alarms; id++) q.add(id, times[id]!)
-  const t1 = nanos()
   for (let to = w.step; ; to += w.step) {
-    step = to
+    tally.at = to
     q.advance(to)
     if (to >= w.span) break
   }
-  const t2 = nanos()
-  return { ops: alarms, ns: t2 - t0, phases: { add: t1 - t0, advance: t2 - t1 }, checksum: { fired, hash }, left: q.size() }
+  const ns = nanos() - t0
+  return { ops: alarms, ns, checksum: tally.checksum(), left: q.size() }
 }
 
 /**
@@ -210,8 +261,8 @@ export const hold = (impl: QueueImpl, w: Hold): Run => {
     step = to
     q.advance(to)
   }
-  const t1 = nanos()
-  return { ops: fired, ns: t1 - t0, phases: {}, checksum: { fired, hash }, left: q.size() - w.pending }
+  const ns = nanos() - t0
+  return { ops: fired, ns, checksum: { fired, hash }, left: q.size() - w.pending }
 }
 
 /**
@@ -236,28 +287,85 @@ export const clockHold = (impl: ClockImpl, w: Hold): Run => {
   collect()
   const t0 = nanos()
   for (let i = 0; i < target; i++) clock.next()
-  const t1 = nanos()
-  return { ops: fired, ns: t1 - t0, phases: {}, checksum: { fired, hash }, left: clock.countTimers() - w.pending }
+  const ns = nanos() - t0
+  return { ops: fired, ns, checksum: { fired, hash }, left: clock.countTimers() - w.pending }
 }
 
 /**
- * The idle load: `timers` timeouts spread over the second `ahead` ms from now, then
- * `ticks` calls of `tick(1)`, none of which fires anything, timed; ns per tick. A clock
- * that looks at every timer on every tick (fake-timers 15.0) pays for all of them each
- * time; one that finds the next due time directly pays for nothing.
+ * The idle load: `ops` = calls of `tick(1)`, none of which fires anything, with every
+ * timer an hour or more ahead. A clock that looks at every timer on every tick
+ * (fake-timers 15.0 and 15.5) pays for all of them each time, and takes fewer ticks
+ * within `bounds`; one that finds the next due time directly pays for none of them.
  */
-export const clockIdle = (impl: ClockImpl, w: { readonly timers: number; readonly ticks: number; readonly ahead: number }): Run => {
+export const clockIdle = (impl: ClockImpl, w: Idle, bounds: Bounds): Run => {
   let fired = 0
   const clock = impl.create()
   const fire = (): void => {
     fired++
   }
-  for (let i = 0; i < w.timers; i++) clock.setTimeout(fire, w.ahead + (i % 1000))
+  for (let i = 0; i < w.timers; i++) clock.setTimeout(fire, w.delays[i]!)
   collect()
-  const t0 = nanos()
-  for (let i = 0; i < w.ticks; i++) clock.tick!(1)
-  const t1 = nanos()
-  return { ops: w.ticks, ns: t1 - t0, phases: {}, checksum: { fired, hash: clock.now >>> 0 }, left: clock.countTimers() - w.timers }
+  // Never as far as the first timer: the load is a clock with nothing to do.
+  const { steps, ns } = timedSteps(() => clock.tick(1), w.ticks, w.ahead - 1, bounds)
+  // The same for every clock, whatever its ticks: nothing fired, `now` moved 1 ms a tick.
+  return { ops: steps, ns, checksum: { fired, hash: clock.now - steps }, left: clock.countTimers() - w.timers }
+}
+
+/**
+ * runToLast: `ops` = timers, all fired by one `runToLast` per clock, each hashed with `now`
+ * when it fires. One clock's run is short where fake-timers 15.0's is long, so clocks are
+ * set up several at a time (then one collection) until their runs add up to `minMs`.
+ */
+export const clockRunToLast = (impl: ClockImpl, w: RunToLast, bounds: Bounds): Run => {
+  const setUp = (): { clock: Clock; tally: Tally } => {
+    const tally = new Tally()
+    const clock = impl.create()
+    const fire = (id: number): void => {
+      tally.at = clock.now
+      tally.fire(id)
+    }
+    for (let id = 0; id < w.timers; id++) clock.setTimeout(fire, w.delays[id]!, id)
+    return { clock, tally }
+  }
+  let ns = 0
+  let ops = 0
+  let first: Checksum | undefined
+  for (let k = 1; ; ) {
+    const plays = Array.from({ length: k }, setUp)
+    collect()
+    const t0 = nanos()
+    for (const p of plays) p.clock.runToLast()
+    ns += nanos() - t0
+    ops += k * w.timers
+    for (const { clock, tally } of plays) {
+      first ??= tally.checksum()
+      // A clock that fired other timers than the first, or left some, is the run's result.
+      if (tally.fired !== first.fired || tally.hash !== first.hash || clock.countTimers() > 0) {
+        return { ops, ns, checksum: tally.checksum(), left: clock.countTimers() }
+      }
+    }
+    if (ns >= bounds.minMs * 1e6) return { ops, ns, checksum: first!, left: 0 }
+    // As many more as the time so far says minMs needs, but at most four times as many again:
+    // the clock's readings are coarse.
+    const played = ops / w.timers
+    k = ns === 0 ? 2 * k : Math.min(4 * played, Math.ceil(((bounds.minMs * 1e6 - ns) * played) / ns))
+  }
+}
+
+/**
+ * The game loop: `ops` = frames, as many as `bounds` ask for, so the checksum is the one
+ * the frames played should give (`Workloads.gameFirings`).
+ */
+export const gameFrames = (impl: GameImpl, w: Game, bounds: Bounds): Run => {
+  let fired = 0
+  let sum = 0
+  const loop = impl.create(w, (due) => {
+    fired++
+    sum += due
+  })
+  collect()
+  const { steps, ns } = timedSteps(() => loop.frame(), w.frames, Math.floor(w.ahead / w.frameMs) - 1, bounds)
+  return { ops: steps, ns, checksum: { fired, hash: Math.round(sum) }, expected: gameFirings(w, steps), left: 0 }
 }
 
 const usedBytes = (): number => {

@@ -1,29 +1,36 @@
 /**
- * The results as a Markdown table (so that the README can quote it as printed), the
- * issue's targets judged against them, and the JSON written to `bench/results.json`.
+ * The results as Markdown tables, one per group (so that the README can quote them as
+ * printed), the targets judged against them, and the JSON written to `bench/out/`.
  */
 import { cpus } from 'node:os'
-import type { Cell, MemoryCell, Results, Row } from './runner.js'
-import { showCount } from './workloads.js'
+import type { Cell, Group, MemoryRow, Results, Row } from './runner.js'
 
-/** The issue's targets. `ratio` targets compare the wheel (or VirtualClock) with a peer. */
+/** A target: the first implementation of a row against `peer`, or the wheel's bytes per alarm. */
 interface TargetSpec {
-  readonly name: string
-  readonly row: string
+  /** Picks the row; `what` names it when it did not run. */
+  readonly row: (id: string) => boolean
+  readonly what: string
+  readonly own?: string
   readonly peer?: string
+  /** The least ratio (the peer's time over the first implementation's) that meets it. */
   readonly atLeast?: number
-  readonly atMostNs?: number
+  /** The most bytes per alarm that meet it, on every memory row of the queues. */
   readonly atMostBytes?: number
 }
 
+const wheel = 'timing-wheel'
+const clock = 'VirtualClock'
+
 const targetSpecs: readonly TargetSpec[] = [
-  { name: 'churn at 100k outstanding: >= 5x faster than flatqueue', row: 'churn-100k', peer: 'flatqueue', atLeast: 5 },
-  { name: 'timeouts: >= 5x faster than flatqueue', row: 'timeouts', peer: 'flatqueue', atLeast: 5 },
-  { name: 'spread: >= 3x faster than flatqueue', row: 'spread', peer: 'flatqueue', atLeast: 3 },
-  { name: 'hold: >= 1.5x faster than flatqueue', row: 'hold', peer: 'flatqueue', atLeast: 1.5 },
-  { name: 'virtual clock: >= 10x faster than fake-timers', row: 'virtual-clock', peer: 'fake-timers', atLeast: 10 },
-  { name: 'add+remove in cache: <= 25 ns', row: 'add-remove', atMostNs: 25 },
-  { name: 'memory: <= 40 bytes per outstanding alarm (1M and 5M)', row: 'memory', atMostBytes: 40 },
+  { row: (id) => id.startsWith('churn-'), what: 'churn', own: wheel, peer: 'flatqueue', atLeast: 5 },
+  { row: (id) => id === 'hold', what: 'hold', own: wheel, peer: 'flatqueue', atLeast: 1.5 },
+  { row: (id) => id === 'timeouts', what: 'timeouts', own: wheel, peer: 'flatqueue', atLeast: 2 },
+  { row: (id) => id === 'spread', what: 'spread', own: wheel, peer: 'flatqueue', atLeast: 2 },
+  { row: (id) => id === 'add-remove', what: 'add+remove', own: wheel, peer: 'flatqueue', atLeast: 1 },
+  { row: (id) => id.startsWith('memory-'), what: 'memory', atMostBytes: 40 },
+  { row: (id) => id === 'virtual-clock', what: 'clock hold', own: clock, peer: 'fake-timers 15.5', atLeast: 2 },
+  { row: (id) => id === 'idle-clock', what: 'idle clock', own: clock, peer: 'fake-timers 15.5', atLeast: 100 },
+  { row: (id) => id === 'idle-clock', what: 'idle clock', own: clock, peer: 'fake-timers 15.0', atLeast: 100 },
 ]
 
 export interface Target {
@@ -33,51 +40,35 @@ export interface Target {
   readonly met: boolean | undefined
 }
 
+export const showRatio = (x: number): string =>
+  !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)
+
+export const showRange = (cell: Cell): string => `${showRatio(cell.range[0])}–${showRatio(cell.range[1])}`
+
+export const showNs = (ns: number): string => (ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.toFixed(2))
+
+const judgeBytes = (spec: TargetSpec, rows: readonly MemoryRow[]): Target => {
+  const own = rows.filter((r) => r.group === 'queues' && spec.row(r.id)).map((r) => ({ label: r.label, bytes: r.cells[0]?.bytes }))
+  const name = `${wheel} <= ${spec.atMostBytes} bytes per outstanding alarm`
+  const measured = own.filter((w): w is { label: string; bytes: number } => w.bytes !== undefined)
+  if (measured.length === 0) return { name, measured: 'not measured', met: undefined }
+  return {
+    name,
+    measured: measured.map((w) => `${w.bytes.toFixed(1)} (${w.label})`).join(', '),
+    met: measured.every((w) => w.bytes <= spec.atMostBytes!),
+  }
+}
+
 export const judge = (results: Results): Target[] =>
   targetSpecs.map((spec): Target => {
-    if (spec.atMostBytes !== undefined) {
-      const small = results.memory.cells.find((c) => c.kind === 'queue')?.bytesPerAlarm
-      const large = results.memory.large?.bytesPerAlarm
-      const measured = [small, large].filter((b) => b !== undefined)
-      return measured.length === 0
-        ? { name: spec.name, measured: 'not measured', met: undefined }
-        : {
-            name: spec.name,
-            measured: measured.map((b) => `${b.toFixed(1)} bytes`).join(', '),
-            met: measured.every((b) => b <= spec.atMostBytes!),
-          }
-    }
-    const row = results.rows.find((r) => r.id === spec.row)
-    const base = row?.cells[0]
-    if (row === undefined || base === undefined) {
-      return { name: spec.name, measured: row?.pending ?? 'not measured', met: undefined }
-    }
-    if (spec.atMostNs !== undefined) {
-      return { name: spec.name, measured: `${base.nsPerOp.toFixed(1)} ns`, met: base.nsPerOp <= spec.atMostNs }
-    }
-    const peer = row.cells.find((c) => c.impl === spec.peer)
-    if (peer === undefined || spec.atLeast === undefined) return { name: spec.name, measured: 'not measured', met: undefined }
-    return { name: spec.name, measured: `${peer.ratio.toFixed(2)}x`, met: peer.ratio >= spec.atLeast }
+    if (spec.atMostBytes !== undefined) return judgeBytes(spec, results.memory)
+    const row = results.rows.find((r) => spec.row(r.id))
+    const own = row?.cells[0]
+    const peer = row?.cells.find((c) => c.impl === spec.peer)
+    const name = `${row?.label ?? spec.what}: ${spec.own} >= ${spec.atLeast}x ${spec.peer}`
+    if (own === undefined || peer === undefined) return { name, measured: 'not measured', met: undefined }
+    return { name, measured: `${showRatio(peer.ratio)}x (rounds ${showRange(peer)})`, met: peer.ratio >= spec.atLeast! }
   })
-
-export const showNs = (ns: number): string =>
-  ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.toFixed(2)
-
-const showCell = (cell: Cell | undefined, baseline: boolean): string => {
-  if (cell === undefined) return ''
-  return baseline ? `${showNs(cell.nsPerOp)} ns` : `${showNs(cell.nsPerOp)} ns (${cell.ratio.toFixed(1)}x)`
-}
-
-/** The columns: the wheel's (VirtualClock on the virtual-clock rows), then each peer. */
-const columnsOf = (results: Results): string[] => {
-  const names: string[] = []
-  const add = (name: string): void => {
-    if (!names.includes(name) && name !== 'VirtualClock') names.push(name)
-  }
-  for (const row of results.rows) row.cells.slice(1).forEach((c) => add(c.impl))
-  results.memory.cells.slice(1).forEach((c) => add(c.impl))
-  return names
-}
 
 export const markdownTable = (header: readonly string[], body: ReadonlyArray<readonly string[]>): string => {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
@@ -87,59 +78,67 @@ export const markdownTable = (header: readonly string[], body: ReadonlyArray<rea
   return [line(header), rule, ...body.map((r) => line(header.map((_, i) => r[i] ?? '')))].join('\n')
 }
 
-const rowCells = (row: Row, peers: readonly string[]): string[] => {
-  if (row.pending !== undefined) return [row.label, row.pending]
-  return [
-    row.label,
-    showCell(row.cells[0], true),
-    ...peers.map((p) => showCell(row.cells.find((c) => c.impl === p), false)),
+const groupHeads: Readonly<Record<Group, string>> = { queues: 'workload', clocks: 'clock load', game: 'game loop' }
+
+/** One group's table: the first implementation's ns per op, then each peer's ratio to it and the range over rounds. */
+const groupTable = (group: Group, rows: readonly Row[], memory: readonly MemoryRow[]): string | undefined => {
+  const timed = rows.filter((r) => r.group === group)
+  const bytes = memory.filter((r) => r.group === group)
+  const impls = [...new Set([...timed, ...bytes].flatMap((r) => r.cells.map((c) => c.impl)))]
+  if (impls.length === 0) return undefined
+  const body = [
+    ...timed.map((row) => [
+      row.label,
+      ...impls.map((impl, i) => {
+        const cell = row.cells.find((c) => c.impl === impl)
+        if (cell === undefined) return ''
+        return i === 0 ? `${showNs(cell.nsPerOp)} ns` : `${showRatio(cell.ratio)}x (${showRange(cell)})`
+      }),
+    ]),
+    ...bytes.map((row) => [
+      row.label,
+      ...impls.map((impl) => {
+        const cell = row.cells.find((c) => c.impl === impl)
+        return cell === undefined ? '' : cell.bytes === undefined ? 'n/a' : cell.bytes.toFixed(1)
+      }),
+    ]),
   ]
+  return markdownTable([groupHeads[group], ...impls], body)
 }
 
-/** The table and the targets, as printed to stdout. */
+/** Where the implementations of a row played different amounts (the loads played in steps), how much each played. */
+const opsNote = (row: Row): string => {
+  const spans = row.cells.map((c) => {
+    const ops = c.rounds.map((r) => r.ops)
+    const [low, high] = [Math.min(...ops), Math.max(...ops)]
+    return `${c.impl} ${low === high ? low.toLocaleString('en-US') : `${low.toLocaleString('en-US')}–${high.toLocaleString('en-US')}`}`
+  })
+  const same = row.cells.every((c) => c.rounds.every((r) => r.ops === row.cells[0]!.rounds[0]!.ops))
+  return same ? '' : ` (ops timed a round: ${spans.join(', ')})`
+}
+
+/** The tables and the targets, as printed to stdout. */
 export const render = (results: Results, command: string): string => {
-  const peers = columnsOf(results)
-  const body = results.rows.map((row) => rowCells(row, peers))
-  const memory = results.memory.cells
-  const count = showCount(results.memory.alarms)
-  const bytes = (cell: MemoryCell | undefined): string =>
-    cell === undefined ? '' : cell.bytesPerAlarm === undefined ? 'n/a' : `${cell.bytesPerAlarm.toFixed(1)} B`
-  for (const kind of ['queue', 'clock'] as const) {
-    const cells = memory.filter((c) => c.kind === kind)
-    const first = cells[0]
-    if (first === undefined) continue
-    const own = kind === 'queue' || first.impl === 'VirtualClock' ? first : undefined
-    body.push([
-      kind === 'queue' ? `bytes / alarm (${count})` : `bytes / timer (${count})`,
-      bytes(own),
-      ...peers.map((p) => bytes(cells.find((c) => c !== own && c.impl === p))),
-    ])
-  }
-  const large = results.memory.large
-  if (large !== undefined) {
-    body.push([`bytes / alarm (${showCount(large.alarms)})`, bytes({ impl: '', kind: 'queue', bytesPerAlarm: large.bytesPerAlarm }), ...peers.map(() => '')])
-  }
-  const table = markdownTable(['workload', 'timing-wheel', ...peers], body)
-  const targets = judge(results)
-    .map((t) => `- ${t.met === true ? 'met' : t.met === false ? 'MISSED' : 'not judged'}: ${t.name}: ${t.measured}`)
-    .join('\n')
-  const notes = results.rows.map((r) => `- ${r.label}: ${r.description}`).join('\n')
-  const repeats = results.rows.find((r) => r.cells.length > 0)?.cells[0]?.runs.length ?? 0
+  const tables = (['queues', 'clocks', 'game'] as const).flatMap((g) => groupTable(g, results.rows, results.memory) ?? [])
+  const rounds = results.rows[0]?.cells[0]?.rounds.length ?? 0
+  const targets = judge(results).map((t) => `- ${t.met === true ? 'met' : t.met === false ? 'not met' : 'not judged'}: ${t.name}: ${t.measured}`)
   return [
     `\`${command}\` (node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, seed ${results.seed})`,
+    `Timed with: ${results.clock}.`,
     '',
-    table,
+    tables.join('\n\n'),
     '',
-    `Median of ${repeats} timed runs. (Nx) = that peer's time over the wheel's: the wheel is N times faster (below 1: slower).`,
-    'On the virtual clock and bytes / timer rows the timing-wheel column is timing-wheel/sim\'s VirtualClock.',
-    notes,
+    `The first column: ns per op, the median of ${rounds} interleaved rounds. Nx (a–b): that implementation's time over the`,
+    "first column's in the same round, the median and the range over rounds; above 1, the first column is faster. bytes: per",
+    'outstanding alarm or pending timer.',
+    ...results.rows.map((r) => `- ${r.label}: ${r.description}${opsNote(r)}`),
     '',
     'Targets:',
-    targets,
+    ...targets,
   ].join('\n')
 }
 
-/** The JSON written next to the bench. */
+/** The JSON written to `bench/out/`. */
 export const toJson = (results: Results, command: string, mode: string): string =>
   `${JSON.stringify(
     {
@@ -149,9 +148,7 @@ export const toJson = (results: Results, command: string, mode: string): string 
       cpu: cpus()[0]?.model,
       cores: cpus().length,
       mode,
-      seed: results.seed,
-      rows: results.rows,
-      memory: results.memory,
+      ...results,
       targets: judge(results),
     },
     null,

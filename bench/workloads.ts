@@ -6,6 +6,7 @@
  * is 1 ms, so "fires every alarm with `at < to`" means the same thing for the wheel (whose
  * intervals then start at whole numbers) and for a heap popping while `min < to`.
  */
+import type { GameLoad } from './adapter.js'
 import * as Random from './random.js'
 
 /** How big each workload is. */
@@ -20,20 +21,41 @@ export interface Sizes {
   /** `alarms` alarms U[0, span) ms, then the clock advances in `step` ms steps. */
   readonly spread: { readonly alarms: number; readonly span: number; readonly step: number }
   /** The hold model: `pending` events, `fired` events fired, increments Exp(meanIncrement) ms. */
-  readonly hold: { readonly pending: number; readonly fired: number; readonly meanIncrement: number }
-  /** A fake clock holding `timers` timeouts `ahead` ms away, then `ticks` calls of `tick(1)` that fire nothing. */
-  readonly idle: { readonly timers: number; readonly ticks: number; readonly ahead: number }
+  readonly hold: HoldSize
+  /** The hold model on the fake clocks, whose events cost more. */
+  readonly clockHold: HoldSize
+  /** `timers` timeouts `ahead + U[0, span)` ms away, then at least `ticks` calls of `tick(1)` that fire nothing. */
+  readonly idle: { readonly timers: number; readonly ahead: number; readonly span: number; readonly ticks: number }
+  /** `timers` timeouts U[1, span] ms away, then one `runToLast`. */
+  readonly runToLast: { readonly timers: number; readonly span: number }
+  /** A 60 Hz game loop with each count of timers waiting, at least `frames` frames. */
+  readonly game: { readonly pending: readonly number[]; readonly frames: number }
   /** Outstanding alarms whose memory is measured (and, for the timing wheel alone, a larger count). */
   readonly memory: { readonly alarms: number; readonly largeAlarms?: number }
-  /** Timed runs of each implementation; the median is reported. */
+  /** Timed rounds; the median is reported. */
   readonly repeats: number
+  /**
+   * The CPU time, in ms, each timed region takes at least: a shorter play is played again
+   * (its setup untimed), and the loads played in steps (idle ticks, game frames) take
+   * more steps. Those take fewer steps (never none) from `maxMs` on, where an
+   * implementation that scans every timer would take minutes.
+   */
+  readonly minMs: number
+  readonly maxMs: number
+}
+
+export interface HoldSize {
+  readonly pending: number
+  readonly fired: number
+  readonly meanIncrement: number
 }
 
 /**
  * The sizes the issue asks for. The hold model's mean increment equals the number of
  * pending events in ms, so events arrive about one per 1 ms interval: the wheel cannot
  * amortize its search for the next event over many alarms per interval, and a heap pops
- * them one by one, as in a continuous-time simulation.
+ * them one by one, as in a continuous-time simulation. runToLast has 10k timers because
+ * fake-timers 15.0 takes time quadratic in their number (about 15 s at 10k).
  */
 export const full: Sizes = {
   churn: [
@@ -45,12 +67,17 @@ export const full: Sizes = {
   timeouts: { ms: 60_000, perMs: 50, maxDelay: 10_000, stoppedFraction: 0.9 },
   spread: { alarms: 1_000_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 100_000, fired: 1_000_000, meanIncrement: 100_000 },
-  idle: { timers: 50_000, ticks: 500, ahead: 3_600_000 },
+  clockHold: { pending: 100_000, fired: 300_000, meanIncrement: 100_000 },
+  idle: { timers: 100_000, ahead: 3_600_000, span: 3_600_000, ticks: 2_000 },
+  runToLast: { timers: 10_000, span: 3_600_000 },
+  game: { pending: [10_000, 100_000, 1_000_000], frames: 600 },
   memory: { alarms: 1_000_000, largeAlarms: 5_000_000 },
   repeats: 5,
+  minMs: 300,
+  maxMs: 2_000,
 }
 
-/** `npm run bench -- --quick`: the same shapes a tenth (or less) of the size, one timed run. */
+/** `npm run bench -- --quick`: the same shapes a tenth (or less) of the size, one timed round. */
 export const quick: Sizes = {
   churn: [
     { outstanding: 10_000, ops: 100_000 },
@@ -61,12 +88,17 @@ export const quick: Sizes = {
   timeouts: { ms: 5_000, perMs: 50, maxDelay: 10_000, stoppedFraction: 0.9 },
   spread: { alarms: 100_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 10_000, fired: 100_000, meanIncrement: 10_000 },
-  idle: { timers: 5_000, ticks: 500, ahead: 3_600_000 },
+  clockHold: { pending: 10_000, fired: 30_000, meanIncrement: 10_000 },
+  idle: { timers: 10_000, ahead: 3_600_000, span: 3_600_000, ticks: 200 },
+  runToLast: { timers: 2_000, span: 3_600_000 },
+  game: { pending: [10_000, 100_000], frames: 60 },
   memory: { alarms: 100_000 },
   repeats: 1,
+  minMs: 20,
+  maxMs: 200,
 }
 
-/** For the test and for warming up before `quick`: runs in milliseconds. */
+/** For the tests and for warming up before `quick`: runs in milliseconds. */
 export const tiny: Sizes = {
   churn: [
     { outstanding: 200, ops: 2_000 },
@@ -77,13 +109,26 @@ export const tiny: Sizes = {
   timeouts: { ms: 300, perMs: 5, maxDelay: 1_000, stoppedFraction: 0.9 },
   spread: { alarms: 2_000, span: 60_000, step: 1_000 },
   hold: { pending: 200, fired: 2_000, meanIncrement: 200 },
-  idle: { timers: 200, ticks: 50, ahead: 60_000 },
+  clockHold: { pending: 200, fired: 2_000, meanIncrement: 200 },
+  idle: { timers: 200, ahead: 60_000, span: 60_000, ticks: 50 },
+  runToLast: { timers: 200, span: 60_000 },
+  game: { pending: [200], frames: 10 },
   memory: { alarms: 1_000 },
   repeats: 1,
+  minMs: 1,
+  maxMs: 20,
 }
 
 // Each workload draws from its own stream, so adding one never changes another.
 const stream = (seed: number, salt: number): Random.Random => Random.create(Math.imul(seed ^ salt, 0x9e3779b1))
+
+/** `count` whole numbers U[low, high], from the stream of `salt`. */
+const uniformInts = (count: number, low: number, high: number, seed: number, salt: number): Float64Array => {
+  const r = stream(seed, salt)
+  const xs = new Float64Array(count)
+  for (let i = 0; i < count; i++) xs[i] = Random.intBetween(r, low, high)
+  return xs
+}
 
 /** A count in words the table can show: 100k, 1M. */
 export const showCount = (n: number): string =>
@@ -118,8 +163,10 @@ export const churn = (size: { outstanding: number; ops: number }, maxDelay: numb
 // Add then remove, in cache.
 
 /**
- * `outstanding` alarms stay put (ids `0 .. outstanding - 1` at `times[id]`); then alarm id
- * `outstanding` is added at `times[outstanding + (j & timesMask)]` and removed, `pairs` times.
+ * `outstanding` alarms stay put (ids `0 .. outstanding - 1` at `times[id]`, U[maxDelay + 1,
+ * 2 maxDelay]); then alarm id `outstanding` is added at `times[outstanding + (j & timesMask)]`
+ * (U[1, maxDelay]) and removed, `pairs` times. The pair is due before every other alarm, so
+ * that a heap's pop takes back the item it pushed.
  */
 export interface AddRemove {
   readonly kind: 'addRemove'
@@ -129,11 +176,11 @@ export interface AddRemove {
   readonly timesMask: number
 }
 
-export const addRemove = (size: { outstanding: number; pairs: number }, maxDelay: number, seed: number): AddRemove => {
+export const addRemove = (size: Sizes['addRemove'], maxDelay: number, seed: number): AddRemove => {
   const r = stream(seed, 0xadd5e7)
   const timesMask = 1023
   const times = new Float64Array(size.outstanding + timesMask + 1)
-  for (let i = 0; i < times.length; i++) times[i] = Random.intBetween(r, 1, maxDelay)
+  for (let i = 0; i < times.length; i++) times[i] = Random.intBetween(r, 1, maxDelay) + (i < size.outstanding ? maxDelay : 0)
   return { kind: 'addRemove', outstanding: size.outstanding, pairs: size.pairs, times, timesMask }
 }
 
@@ -201,9 +248,7 @@ export interface Spread {
 }
 
 export const spread = (size: Sizes['spread'], seed: number): Spread => {
-  const r = stream(seed, 0x5b7ead)
-  const times = new Float64Array(size.alarms)
-  for (let i = 0; i < size.alarms; i++) times[i] = Random.intBetween(r, 0, size.span - 1)
+  const times = uniformInts(size.alarms, 0, size.span - 1, seed, 0x5b7ead)
   return { kind: 'spread', alarms: size.alarms, span: size.span, step: size.step, times }
 }
 
@@ -227,7 +272,7 @@ export interface Hold {
   readonly mask: number
 }
 
-export const hold = (size: Sizes['hold'], seed: number): Hold => {
+export const hold = (size: HoldSize, seed: number): Hold => {
   const r = stream(seed, 0x401d)
   const length = 2 ** 14
   const increments = new Int32Array(length)
@@ -259,8 +304,70 @@ export interface Memory {
 }
 
 export const memory = (size: Sizes['memory'], seed: number): Memory => {
-  const r = stream(seed, 0x3e3)
-  const times = new Float64Array(size.alarms)
-  for (let i = 0; i < size.alarms; i++) times[i] = Random.intBetween(r, 1, 3_600_000)
+  const times = uniformInts(size.alarms, 1, 3_600_000, seed, 0x3e3)
   return { kind: 'memory', alarms: size.alarms, times }
+}
+
+// The clock loads.
+
+/** Timer `i` of a fake clock is set `delays[i]` ms from 0, all before the timed region. */
+export interface ClockTimers {
+  readonly timers: number
+  readonly delays: Float64Array
+}
+
+/** The idle load: every timer waits `ahead + U[0, span)` ms; the clock ticks 1 ms at a time, at least `ticks` times. */
+export interface Idle extends ClockTimers {
+  readonly kind: 'idle'
+  readonly ahead: number
+  readonly ticks: number
+}
+
+export const idle = (size: Sizes['idle'], seed: number): Idle => {
+  const delays = uniformInts(size.timers, size.ahead, size.ahead + size.span - 1, seed, 0x1d1e)
+  return { kind: 'idle', timers: size.timers, ahead: size.ahead, ticks: size.ticks, delays }
+}
+
+/** The runToLast load: every timer U[1, span] ms away, then one `runToLast` fires them all. */
+export interface RunToLast extends ClockTimers {
+  readonly kind: 'runToLast'
+}
+
+export const runToLast = (size: Sizes['runToLast'], seed: number): RunToLast => {
+  const delays = uniformInts(size.timers, 1, size.span, seed, 0x7a57)
+  return { kind: 'runToLast', timers: size.timers, delays }
+}
+
+// The game loop.
+
+/**
+ * 60 Hz frames; `pending` timers wait `ahead` to twice that and never come due in the run;
+ * 120 busy timers fire every 2 s, offset by half a frame from each other and from the
+ * frame boundaries, so every library's arithmetic agrees on the frame: one fires a frame.
+ */
+export interface Game extends GameLoad {
+  readonly kind: 'game'
+  readonly pending: number
+  readonly ahead: number
+  readonly frames: number
+}
+
+export const game = (pending: number, frames: number, seed: number): Game => {
+  const ahead = 3_600_000
+  const far = uniformInts(pending, ahead, 2 * ahead - 1, seed, 0x6a3e)
+  return { kind: 'game', pending, ahead, frames, far, busy: 120, period: 2_000, frameMs: 1000 / 60 }
+}
+
+/** What `frames` frames of the game load fire: the count of busy firings and the sum of their due times. */
+export const gameFirings = (w: GameLoad, frames: number): { readonly fired: number; readonly hash: number } => {
+  let fired = 0
+  let sum = 0
+  const end = frames * w.frameMs
+  for (let i = 0; i < w.busy; i++) {
+    for (let due = ((i + 0.5) * w.period) / w.busy; due <= end; due += w.period) {
+      fired++
+      sum += due
+    }
+  }
+  return { fired, hash: Math.round(sum) }
 }

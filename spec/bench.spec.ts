@@ -1,59 +1,117 @@
 /**
- * The benchmark's workloads run, at a tiny size, on every implementation, and all of
- * them fire the same alarms: the checksums agree and every alarm fires once, never early
- * and never late. No timing is asserted: a benchmark is not a test.
+ * The benchmark at a tiny size: every row runs on every implementation, and all of them
+ * fire the same alarms (the checksums agree, and every alarm fires once, never early and
+ * never late); the targets are judged; a run that fires other alarms fails; results go
+ * under `bench/out/` only. No timing is asserted: a benchmark is not a test.
  */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import type { QueueImpl } from '../bench/adapter.js'
+import type { GameImpl, QueueImpl } from '../bench/adapter.js'
+import { colyseus } from '../bench/adapters/colyseus.js'
+import { exploringClock } from '../bench/adapters/exploring-clock.js'
+import { fakeTimers150 } from '../bench/adapters/fake-timers-15-0.js'
 import { fakeTimers } from '../bench/adapters/fake-timers.js'
-import { flatqueue } from '../bench/adapters/flatqueue.js'
+import { flatqueue, flatqueuePair } from '../bench/adapters/flatqueue.js'
+import { frameScan } from '../bench/adapters/frame-scan.js'
+import { game } from '../bench/adapters/game.js'
 import { heapJs } from '../bench/adapters/heap-js.js'
 import { tinyqueue } from '../bench/adapters/tinyqueue.js'
-import { loadVirtualClock } from '../bench/adapters/virtual-clock.js'
+import { virtualClock } from '../bench/adapters/virtual-clock.js'
+import { wheelFakeTimers } from '../bench/adapters/wheel-fake-timers.js'
 import { wheel } from '../bench/adapters/wheel.js'
 import { checked, emptyTally } from '../bench/checked.js'
 import * as Drivers from '../bench/drivers.js'
 import { judge, render, toJson } from '../bench/report.js'
-import { ChecksumMismatch, run } from '../bench/runner.js'
+import { ChecksumMismatch, type Options, type Results, run } from '../bench/runner.js'
 import * as Workloads from '../bench/workloads.js'
 
 const queues: readonly QueueImpl[] = [wheel, flatqueue, tinyqueue, heapJs]
+const clocks = [virtualClock, wheelFakeTimers, exploringClock, fakeTimers]
 const sizes = Workloads.tiny
 const seed = 7
+const names = (impls: ReadonlyArray<{ readonly name: string }>): string[] => impls.map((i) => i.name)
+
+const everything: Options = {
+  sizes,
+  warmSizes: sizes,
+  seed,
+  queues,
+  pairs: [wheel, flatqueuePair],
+  clocks,
+  scanningClocks: [fakeTimers150],
+  games: [game, colyseus, frameScan],
+  // One shared copy of the drivers: the separate copies only matter for timing.
+  loadDrivers: async () => Drivers,
+}
 
 describe('the benchmark at a tiny size', () => {
-  it('runs every workload and every implementation agrees on the checksum', async () => {
-    const virtualClock = await loadVirtualClock()
-    expect(virtualClock).not.toBeTypeOf('string')
-    const results = await run({
-      sizes,
-      warmSizes: sizes,
-      seed,
-      queues,
-      clocks: [virtualClock, fakeTimers],
-      // One shared copy of the drivers: the separate copies only matter for timing.
-      loadDrivers: async () => Drivers,
-    })
+  let results: Results
+
+  it('runs every row on every implementation, and they agree on the checksums', async () => {
+    results = await run(everything)
     expect(results.rows.map((r) => r.id)).toEqual([
       'churn-200',
       'churn-1k',
       'timeouts',
       'spread',
       'hold',
-      'virtual-clock',
       'add-remove',
+      'virtual-clock',
+      'idle-clock',
+      'run-to-last',
+      'game-200',
     ])
-    for (const row of results.rows) {
-      const expected = row.id === 'virtual-clock' ? ['VirtualClock', 'fake-timers'] : row.id === 'add-remove' ? ['timing-wheel'] : queues.map((q) => q.name)
-      expect(row.cells.map((c) => c.impl), row.id).toEqual(expected)
-      const [first, ...others] = row.cells
-      expect(first!.checksum.fired, row.id).toBeGreaterThan(0)
-      for (const cell of others) expect(cell.checksum, `${row.id} ${cell.impl}`).toEqual(first!.checksum)
+    const expected: Record<string, string[]> = {
+      'add-remove': ['timing-wheel', 'flatqueue'],
+      'virtual-clock': names(clocks),
+      'idle-clock': [...names(clocks), 'fake-timers 15.0'],
+      'run-to-last': [...names(clocks), 'fake-timers 15.0'],
+      'game-200': ['timing-wheel/game', '@colyseus/timer', 'per-frame scan'],
     }
-    expect(results.memory.cells.map((c) => c.impl)).toEqual([...queues.map((q) => q.name), 'VirtualClock', 'fake-timers'])
-    expect(judge(results)).toHaveLength(7)
-    expect(render(results, 'test')).toContain('| churn 200')
-    expect(() => JSON.parse(toJson(results, 'test', 'tiny'))).not.toThrow()
+    for (const row of results.rows) {
+      expect(row.cells.map((c) => c.impl), row.id).toEqual(expected[row.id] ?? names(queues))
+      const [first, ...others] = row.cells
+      if (row.id !== 'idle-clock') expect(first!.checksum.fired, row.id).toBeGreaterThan(0)
+      // The game's peers play different numbers of frames; each was checked against what its frames fire.
+      if (row.group !== 'game') for (const cell of others) expect(cell.checksum, `${row.id} ${cell.impl}`).toEqual(first!.checksum)
+      for (const cell of row.cells) {
+        expect(cell.rounds, `${row.id} ${cell.impl}`).toHaveLength(sizes.repeats)
+        expect(cell.range[0]).toBeLessThanOrEqual(cell.ratio)
+        expect(cell.ratio).toBeLessThanOrEqual(cell.range[1])
+      }
+    }
+    const rows = new Map(results.rows.map((r) => [r.id, r]))
+    // Idle: nothing fires and `now` moves 1 ms a tick, on every clock, whatever its number of ticks.
+    for (const cell of rows.get('idle-clock')!.cells) expect(cell.checksum).toEqual({ fired: 0, hash: 0 })
+    expect(rows.get('run-to-last')!.cells[0]!.checksum.fired).toBe(sizes.runToLast.timers)
+    expect(results.memory.map((m) => [m.id, names(m.cells.map((c) => ({ name: c.impl })))])).toEqual([
+      ['memory-1k', names(queues)],
+      ['clock-memory-1k', names(clocks)],
+    ])
+  })
+
+  it('judges every target, met or not, with the figure and its range over rounds', () => {
+    const targets = judge(results)
+    expect(targets).toHaveLength(9)
+    for (const t of targets) {
+      if (t.name.includes('bytes') && !Drivers.canMeasureMemory()) expect(t.met).toBeUndefined()
+      else expect(typeof t.met, t.name).toBe('boolean')
+      if (t.name.includes(' >= ')) expect(t.measured).toMatch(/^[\d.]+x \(rounds [\d.]+–[\d.]+\)$/)
+    }
+    const printed = render(results, 'test')
+    for (const head of ['| workload', '| clock load', '| game loop', 'Targets:', 'Timed with: ']) expect(printed).toContain(head)
+    for (const row of results.rows) expect(printed).toContain(`| ${row.label} `)
+    expect(printed).not.toMatch(/\[object|NaN|undefined/)
+    expect(printed.split('\n').filter((l) => /^- (met|not met|not judged): /.test(l))).toHaveLength(9)
+    expect(JSON.parse(toJson(results, 'test', 'tiny')).targets).toHaveLength(9)
+  })
+
+  it('times with the CPU time of the main thread where Linux reports it', () => {
+    expect(results.clock).toBe(Drivers.clockName)
+    expect(Drivers.clockName).toMatch(existsSync('/proc/thread-self/schedstat') ? /^CPU time of the main thread/ : /^wall time/)
   })
 
   it('fires every alarm once, never early, never late, never after its cancel', () => {
@@ -84,6 +142,17 @@ describe('the benchmark at a tiny size', () => {
     }
   })
 
+  it('pairs flatqueue pushes with pops of the same item, due before the others, or throws', () => {
+    const pairs = Workloads.addRemove(sizes.addRemove, sizes.churnMaxDelay, seed)
+    const outstanding = pairs.times.subarray(0, pairs.outstanding)
+    expect(Math.max(...pairs.times.subarray(pairs.outstanding))).toBeLessThan(Math.min(...outstanding))
+    expect(Drivers.addRemove(flatqueuePair, pairs).checksum).toEqual(Drivers.addRemove(wheel, pairs).checksum)
+    const q = flatqueuePair.create({ ids: 3, adds: 3 }, () => {})
+    q.add(0, 5)
+    q.add(1, 9)
+    expect(() => q.cancel(1)).toThrow('popped 0, not the 1 just pushed')
+  })
+
   it('fails loudly when an implementation fires different alarms', async () => {
     // flatqueue, except that the third alarm to fire is lost.
     const lossy: QueueImpl = {
@@ -95,9 +164,23 @@ describe('the benchmark at a tiny size', () => {
         })
       },
     }
-    const attempt = run({ sizes, warmSizes: sizes, seed, queues: [wheel, lossy], workloads: ['spread'], loadDrivers: async () => Drivers })
+    const attempt = run({ ...everything, queues: [wheel, lossy], loads: ['spread'] })
     await expect(attempt).rejects.toThrow(ChecksumMismatch)
-    await expect(attempt).rejects.toThrow(/lossy: \d+ fired, hash [0-9a-f]{8}, expected/)
+    await expect(attempt).rejects.toThrow(/spread: lossy: \d+ fired, hash [0-9a-f]{8}, expected/)
+  })
+
+  it('fails loudly when a game loop misses a firing, whatever its number of frames', async () => {
+    const skips: GameImpl = {
+      name: 'skips one',
+      create: (load, onBusy) => {
+        let fired = 0
+        return game.create(load, (due) => {
+          if (++fired !== 2) onBusy(due)
+        })
+      },
+    }
+    const attempt = run({ ...everything, games: [game, skips], loads: ['game'] })
+    await expect(attempt).rejects.toThrow(/game-200: skips one: .* \(what its frames should fire\)/)
   })
 
   it('generates the same workload from the same seed, another from another seed', () => {
@@ -107,5 +190,11 @@ describe('the benchmark at a tiny size', () => {
     expect(a).toEqual(b)
     expect(a.ats).not.toEqual(c.ats)
     expect(a.stopped / a.timers).toBeGreaterThan(0.8)
+  })
+
+  it('writes results under bench/out/ only', async () => {
+    const root = fileURLToPath(new URL('..', import.meta.url))
+    const attempt = promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/index.ts', '--quick', '--out=README.md'], { cwd: root })
+    await expect(attempt).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--out=bench/out/FILE') })
   })
 })

@@ -2,6 +2,10 @@
  * flatqueue with lazy deletion, as timer code on a binary heap does it: cancelling marks
  * the entry dead and the entry is dropped when it reaches the top. Entries are tokens,
  * one per `add`, so that an id cancelled and added again is not confused with its corpse.
+ *
+ * `flatqueuePair` is the add+remove row's peer: a push and then a pop, the heap's own
+ * cost of a timer set and cancelled. A pop takes the least item, so the row adds its pair
+ * before every outstanding alarm; a pop that takes anything else throws.
  */
 import FlatQueue from 'flatqueue'
 import type { Capacity, OnFire, QueueImpl, TimerQueue } from '../adapter.js'
@@ -61,4 +65,40 @@ class FlatQueueTimers implements TimerQueue {
 export const flatqueue: QueueImpl = {
   name: 'flatqueue',
   create: (capacity, onFire) => new FlatQueueTimers(capacity, onFire),
+}
+
+class FlatQueuePair implements TimerQueue {
+  readonly heap = new FlatQueue<number>()
+  readonly onFire: OnFire
+
+  constructor(onFire: OnFire) {
+    this.onFire = onFire
+  }
+
+  add(id: number, at: number): void {
+    this.heap.push(id, at)
+  }
+
+  cancel(id: number): void {
+    const popped = this.heap.pop()
+    if (popped !== id) throw new Error(`flatqueue pair: popped ${popped}, not the ${id} just pushed`)
+  }
+
+  advance(to: number): void {
+    const heap = this.heap
+    while (heap.length > 0 && heap.peekValue()! < to) this.onFire(heap.pop()!)
+  }
+
+  nextFiresAt(): number {
+    return this.heap.length > 0 ? this.heap.peekValue()! + 1 : Infinity
+  }
+
+  size(): number {
+    return this.heap.length
+  }
+}
+
+export const flatqueuePair: QueueImpl = {
+  name: 'flatqueue',
+  create: (_capacity, onFire) => new FlatQueuePair(onFire),
 }

@@ -1,64 +1,12 @@
-/**
- * tinyqueue with lazy deletion: one object per timer, as its users write it, with a
- * `cancelled` flag that the firing loop checks when the timer reaches the top.
- */
+/** tinyqueue with lazy deletion: one object per timer, as its users write it (`object-heap.ts`). */
 import TinyQueue from 'tinyqueue'
-import type { Capacity, OnFire, QueueImpl, TimerQueue } from '../adapter.js'
+import type { QueueImpl } from '../adapter.js'
+import { moduleCopy } from '../module-copy.js'
+import type * as ObjectHeap from './object-heap.js'
 
-interface Timer {
-  readonly at: number
-  readonly id: number
-  cancelled: boolean
-}
-
-const byTime = (a: Timer, b: Timer): number => a.at - b.at
-
-class TinyQueueTimers implements TimerQueue {
-  readonly heap = new TinyQueue<Timer>([], byTime)
-  readonly onFire: OnFire
-  readonly timers: Array<Timer | undefined>
-  live = 0
-
-  constructor(capacity: Capacity, onFire: OnFire) {
-    this.onFire = onFire
-    this.timers = new Array<Timer | undefined>(capacity.ids).fill(undefined)
-  }
-
-  add(id: number, at: number): void {
-    const timer: Timer = { at, id, cancelled: false }
-    this.timers[id] = timer
-    this.heap.push(timer)
-    this.live++
-  }
-
-  cancel(id: number): void {
-    this.timers[id]!.cancelled = true
-    this.live--
-  }
-
-  advance(to: number): void {
-    const heap = this.heap
-    while (heap.length > 0 && heap.peek()!.at < to) {
-      const timer = heap.pop()!
-      if (!timer.cancelled) {
-        this.live--
-        this.onFire(timer.id)
-      }
-    }
-  }
-
-  nextFiresAt(): number {
-    const heap = this.heap
-    while (heap.length > 0 && heap.peek()!.cancelled) heap.pop()
-    return heap.length > 0 ? heap.peek()!.at + 1 : Infinity
-  }
-
-  size(): number {
-    return this.live
-  }
-}
+const { ObjectHeapTimers, byTime } = await moduleCopy<typeof ObjectHeap>(new URL('./object-heap.js', import.meta.url), 'tinyqueue')
 
 export const tinyqueue: QueueImpl = {
   name: 'tinyqueue',
-  create: (capacity, onFire) => new TinyQueueTimers(capacity, onFire),
+  create: (capacity, onFire) => new ObjectHeapTimers(new TinyQueue<ObjectHeap.Timer>([], byTime), capacity, onFire),
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:schemes`: Varghese & Lauck's timer schemes 1 to 7, measured against the
  * complexities the paper predicts. Writes `schemes.md` and its SVG plots to `bench/out/schemes`
- * (ignored by git; `bench/report` holds the published copy).
+ * (ignored by git; `bench/schemes/report/` holds the published copy, copied from there by hand).
  *
  * Flags: `--quick` (small sizes, seconds), `--seed=N`, `--out=dir` (default
  * `bench/out/schemes`). Run node with `--expose-gc` (the npm script does) for full

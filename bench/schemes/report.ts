@@ -1,6 +1,7 @@
 /**
- * The report, `bench/report/schemes.md`: the measurements next to the paper's predicted
- * complexities, and a verdict for each computed by `analysis.ts`.
+ * The report, `schemes.md` (published copy: `bench/schemes/report/schemes.md`): the
+ * measurements next to the paper's predicted complexities, and a verdict for each computed
+ * by `analysis.ts`.
  */
 import { type Agreement, cellOf, idleOf, judge, perTimerWork, showN, tolerance, tradeOffFindings } from './analysis.js'
 import type { BenchResult } from './bench.js'
