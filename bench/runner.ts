@@ -225,8 +225,8 @@ export const run = async (opts: Options): Promise<Results> => {
   }
   if (chosen.has('addRemove')) {
     const description =
-      `one add then one remove of the same alarm, due before ${showCount(sizes.addRemove.outstanding)} others (in cache); ` +
-      'a heap pushes and pops; ns per pair'
+      `one add then one remove of the same alarm among ${showCount(sizes.addRemove.outstanding)} others (in cache); ` +
+      'a heap pushes among them and pops its least; ns per pair'
     const make = (s: Sizes, x: number): Workloads.AddRemove => Workloads.addRemove(s.addRemove, s.churnMaxDelay, x)
     await timed('add-remove', 'queues', 'add+remove', description, opts.pairs ?? opts.queues.slice(0, 1), make, (d, q, w) => d.addRemove(q, w))
   }

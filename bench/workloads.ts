@@ -163,10 +163,10 @@ export const churn = (size: { outstanding: number; ops: number }, maxDelay: numb
 // Add then remove, in cache.
 
 /**
- * `outstanding` alarms stay put (ids `0 .. outstanding - 1` at `times[id]`, U[maxDelay + 1,
- * 2 maxDelay]); then alarm id `outstanding` is added at `times[outstanding + (j & timesMask)]`
- * (U[1, maxDelay]) and removed, `pairs` times. The pair is due before every other alarm, so
- * that a heap's pop takes back the item it pushed.
+ * `outstanding` alarms stay put (ids `0 .. outstanding - 1` at `times[id]`); then alarm id
+ * `outstanding` is added at `times[outstanding + (j & timesMask)]` and removed, `pairs`
+ * times. Every time is U[1, maxDelay], so the pair lands among the others, as a timer
+ * set and cancelled mostly does.
  */
 export interface AddRemove {
   readonly kind: 'addRemove'
@@ -180,7 +180,7 @@ export const addRemove = (size: Sizes['addRemove'], maxDelay: number, seed: numb
   const r = stream(seed, 0xadd5e7)
   const timesMask = 1023
   const times = new Float64Array(size.outstanding + timesMask + 1)
-  for (let i = 0; i < times.length; i++) times[i] = Random.intBetween(r, 1, maxDelay) + (i < size.outstanding ? maxDelay : 0)
+  for (let i = 0; i < times.length; i++) times[i] = Random.intBetween(r, 1, maxDelay)
   return { kind: 'addRemove', outstanding: size.outstanding, pairs: size.pairs, times, timesMask }
 }
 

@@ -22,7 +22,7 @@
  * own: placing an element reads several of them, and each hop through another object is
  * a dependent load on the hot path.
  */
-import { type Rows, noteLinked, takeHeads } from './pool.js'
+import { type Rows, noteFirstLinked, noteLinked, takeHeads } from './pool.js'
 
 export const NOT_FOUND = -1
 
@@ -147,7 +147,10 @@ export const place = (q: Levels & Rows<unknown>, row: number, key: number): void
     slot = Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
   }
   const head = linkAt(q, level, slot, row)
-  if (level !== 0) noteLinked(q, head, row, key)
+  if (level !== 0) {
+    if (q.ints[8 * head] === row) noteFirstLinked(q, head, row, key)
+    else noteLinked(q, head, row, key)
+  }
 }
 
 /** {@link place} for a key known to be at level 0 (every key of a level-1 slot moving down is). */

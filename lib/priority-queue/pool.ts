@@ -18,7 +18,8 @@
  *
  * A head's `key` field keeps the least key on its list, so that the minimum of a slot is
  * known without walking it, and its `at` field the greatest key linked since the list
- * was last sorted. Linking keeps the least key exact for free. A removal cannot recompute
+ * was last sorted; both mean nothing while the list is empty, and the first row linked
+ * sets the least. Linking keeps the least key exact for free. A removal cannot recompute
  * it, so the queue marks it unknown (NaN) when it removes a marked row with that key,
  * until the list is sorted. A sorted list (`SORTED`, set when the queue sorts a slot to
  * find its minimum, kept while elements arrive in key order) knows its least key after
@@ -49,8 +50,9 @@
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a retired row has `prev === UNLINKED`, is on no list, and its generation is the salt;
  * - a head row has the `HEAD` flag and is always linked (on its own list when empty);
- * - above level 0, a head's key is +Infinity if its list is empty, else NaN or the least
- *   key on it; a sorted head's list is in non-decreasing key order and its key is never NaN;
+ * - above level 0, a head's key is NaN or the least key on its list if the list is not
+ *   empty (and means nothing if it is); a sorted head's list is in non-decreasing key
+ *   order, its key is never NaN, and its greatest key is at least its last row's;
  * - an element row's value is its fourth integer if its word has `IN_ROW`, else
  *   `values[row]`; `values[row]` is undefined for every other row;
  * - if a list above level 0 records its least key, some row holding it has `MAY_BE_LEAST`
@@ -188,14 +190,15 @@ export const takeHeads = (rows: Rows<unknown>, count: number, level: number, fir
   return first
 }
 
-/** Makes a head's list empty, unsorted, with no least or greatest key. */
+/**
+ * Makes a head's list empty and unsorted. Its least and greatest keys are left as they
+ * were: nothing reads them while the list is empty, and the first row linked sets them.
+ */
 export const resetHead = (rows: Rows<unknown>, head: number): void => {
   const ints = rows.ints
   ints[8 * head] = head
   ints[8 * head + 1] = head
   ints[8 * head + 2] = ints[8 * head + 2]! & ~134217728 // SORTED
-  rows.floats[4 * head + 2] = Infinity
-  rows.floats[4 * head + 3] = -Infinity
 }
 
 /**
@@ -290,10 +293,10 @@ export const linkLast = (rows: Rows<unknown>, head: number, row: number): void =
 }
 
 /**
- * Notes that a row with `key` was just linked to the list at `head`, above level 0: a new
- * least key (a NaN compares false and stays unknown) marks the row; in a sorted list, a
- * key out of order unsorts it (its first row, marked, still holds the least key, or the
- * new row does). Mostly neither happens, and the test is all it costs.
+ * Notes that a row with `key` was just linked to the list at `head`, above level 0, after
+ * others: a new least key (a NaN compares false and stays unknown) marks the row; in a
+ * sorted list, a key out of order unsorts it (its first row, marked, still holds the
+ * least key, or the new row does). Mostly neither happens, and the test is all it costs.
  */
 export const noteLinked = (rows: Rows<unknown>, head: number, row: number, key: number): void => {
   if (key < rows.floats[4 * head + 2]! || (rows.ints[8 * head + 2]! & 134217728) !== 0) updateHead(rows, head, row, key) // SORTED
@@ -313,7 +316,13 @@ const updateHead = (rows: Rows<unknown>, head: number, row: number, key: number)
   }
 }
 
-/** The least key on the list at `head` (above level 0): +Infinity if it is empty, NaN if not known. */
+/** Notes that a row with `key` was linked to the empty list at `head`, above level 0: it holds the least key. */
+export const noteFirstLinked = (rows: Rows<unknown>, head: number, row: number, key: number): void => {
+  rows.floats[4 * head + 2] = key
+  rows.ints[8 * row + 2] = rows.ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+}
+
+/** The least key on the non-empty list at `head` (above level 0), or NaN if not known. */
 export const leastKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[4 * head + 2]!
 
 /** The greatest key on the sorted list at `head`. */

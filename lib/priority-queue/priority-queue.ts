@@ -963,18 +963,17 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
       count++
     }
     check(prevOf(pq, nextOf(pq, head)) === head, () => `links of head ${head}`)
-    if (!keepsLeast) {
-      check(!isSorted(pq, head), () => `list ${head} is marked sorted, but only slots above level 0 are`)
+    if (!keepsLeast || count === 0) {
+      check(!isSorted(pq, head), () => `list ${head} is marked sorted, but it is empty or not above level 0`)
       return count
     }
     const known = leastKeyOf(pq, head)
-    const exact = least === Infinity ? known === Infinity : Number.isNaN(known) || known === least
-    check(exact, () => `list ${head} keeps least key ${known}, but it is ${least}`)
+    check(Number.isNaN(known) || known === least, () => `list ${head} keeps least key ${known}, but it is ${least}`)
     if (isSorted(pq, head)) {
-      check(inOrder && count > 0 && known === least, () => `list ${head} is marked sorted but is not, or is empty`)
+      check(inOrder && known === least, () => `list ${head} is marked sorted but is not`)
       check(greatestKeyOf(pq, head) >= greatest, () => `sorted list ${head} keeps greatest key ${greatestKeyOf(pq, head)} < ${greatest}`)
       check(mayBeLeast(pq, nextOf(pq, head)), () => `the first row of sorted list ${head} is not marked`)
-    } else if (count > 0 && known === least) {
+    } else if (known === least) {
       // Else removing the last row holding it would leave the least key wrong rather than unknown.
       let marked = false
       for (let row = nextOf(pq, head); row !== head; row = nextOf(pq, row)) {
