@@ -138,19 +138,18 @@ export const slotOf = (levels: Levels, level: number, key: number): number =>
  */
 export const place = (q: Levels & Rows<unknown>, row: number, key: number): void => {
   const lastKey = q.lastKey
-  let level = 0
-  let slot: number
-  if (key <= lastKey[0]!) slot = key & q.slotMask[0]!
-  else {
-    level = 1
-    while (key > lastKey[level]!) level++
-    slot = Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!
-  }
-  const head = linkAt(q, level, slot, row)
-  if (level !== 0) {
-    if (q.ints[8 * head] === row) noteFirstLinked(q, head, row, key)
-    else noteLinked(q, head, row, key)
-  }
+  if (key <= lastKey[0]!) linkAt(q, 0, key & q.slotMask[0]!, row)
+  else placeAbove(q, row, key)
+}
+
+/** {@link place} above level 0, where each slot keeps its least key. */
+const placeAbove = (q: Levels & Rows<unknown>, row: number, key: number): void => {
+  const lastKey = q.lastKey
+  let level = 1
+  while (key > lastKey[level]!) level++
+  const head = linkAt(q, level, Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!, row)
+  if (q.ints[8 * head] === row) noteFirstLinked(q, head, row, key)
+  else noteLinked(q, head, row, key)
 }
 
 /** {@link place} for a key known to be at level 0 (every key of a level-1 slot moving down is). */

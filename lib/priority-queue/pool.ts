@@ -208,23 +208,27 @@ export const resetHead = (rows: Rows<unknown>, head: number): void => {
 export const allocate = <A>(rows: Rows<A>, key: number, at: number, value: A): number => {
   let row = rows.freeHead
   if (row === -1) row = takeUnusedRow(rows)
-  else rows.freeHead = rows.ints[8 * row]!
+  const ints = rows.ints
+  rows.freeHead = ints[8 * row]!
   const floats = rows.floats
   floats[4 * row + 2] = key
   floats[4 * row + 3] = at
   // `Object.is` keeps -0 out: it is a 32-bit integer to `|`, not to the caller.
   if (typeof value === 'number' && Object.is(value | 0, value)) {
-    const ints = rows.ints
     ints[8 * row + 3] = value
     ints[8 * row + 2] = ints[8 * row + 2]! | 1073741824 // IN_ROW
   } else keepValue(rows, row, value)
   return row
 }
 
-/** Hands out a row never used before, at its first generation, growing the pool if it is full. */
+/**
+ * Hands out a row never used before, at its first generation, growing the pool if it is
+ * full. Its `next` is -1, so taking it leaves the free list empty.
+ */
 const takeUnusedRow = (rows: Rows<unknown>): number => {
   if (rows.used === rows.capacity) grow(rows, rows.used + 1)
   const row = rows.used++
+  rows.ints[8 * row] = -1
   rows.ints[8 * row + 2] = rows.salt
   return row
 }
