@@ -25,10 +25,10 @@ import * as Workloads from '../bench/workloads.js'
 
 const sizes: Workloads.Sizes = {
   ...Workloads.quick,
-  churn: [{ outstanding: 100_000, ops: 300_000 }],
+  churn: [{ outstanding: 100_000, ops: 1_000_000 }],
   timeouts: { ms: 10_000, perMs: 50, maxDelay: 10_000, stoppedFraction: 0.9 },
   hold: { pending: 100_000, fired: 300_000, meanIncrement: 100_000 },
-  clockHold: { pending: 50_000, fired: 60_000, meanIncrement: 50_000 },
+  clockHold: { pending: 100_000, fired: 100_000, meanIncrement: 100_000 },
   idle: { timers: 50_000, ahead: 3_600_000, span: 3_600_000, ticks: 500 },
   repeats: 5,
   minMs: 100,
@@ -82,7 +82,7 @@ console.log('\nSpeed, the same workloads on the wheel and on what you would use 
 try {
   const results = await run({
     sizes,
-    warmSizes: Workloads.tiny,
+    warmSizes: Workloads.quick,
     seed,
     queues: [wheel, flatqueue],
     clocks: [virtualClock, fakeTimers],
