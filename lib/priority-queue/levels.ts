@@ -22,7 +22,7 @@
  * own: placing an element reads several of them, and each hop through another object is
  * a dependent load on the hot path.
  */
-import { type Rows, noteFirstLinked, noteLinked, takeHeads } from './pool.js'
+import { type Rows, noteLinked, takeHeads } from './pool.js'
 
 export const NOT_FOUND = -1
 
@@ -59,8 +59,12 @@ export interface Levels {
   readonly headBase: Int32Array
 }
 
-/** The fields of {@link Levels} for level widths `levelBits`, with `m = 0`. */
-export const newLevels = (levelBits: readonly number[], maxKey: number): Levels => {
+/** Sets the levels' fields of a new queue, `levels`, for level widths `levelBits`, with `m = 0`. */
+export const initLevels = (
+  levels: { -readonly [K in keyof Levels]: Levels[K] },
+  levelBits: readonly number[],
+  maxKey: number,
+): void => {
   const count = levelBits.length
   const firstWord = new Int32Array(count)
   let words = 0
@@ -74,23 +78,20 @@ export const newLevels = (levelBits: readonly number[], maxKey: number): Levels 
     bitsBelow += b
     return keys
   })
-  const levels: Levels = {
-    minAllowedKey: 0,
-    maxAllowedKey: 0,
-    levelCount: count,
-    top: count - 1,
-    slotMask: Int32Array.from(levelBits, (b) => 2 ** b - 1),
-    keysPerSlot,
-    slotsPerKey: keysPerSlot.map((keys) => 1 / keys),
-    lastKey: new Float64Array(count).fill(-1), // below any minimum: `setMinimum` fills it
-    occupied: new Int32Array(words),
-    firstWord,
-    occupiedSlots: new Int32Array(count),
-    headBase: new Int32Array(words),
-  }
+  levels.minAllowedKey = 0
+  levels.maxAllowedKey = 0
+  levels.levelCount = count
+  levels.top = count - 1
+  levels.slotMask = Int32Array.from(levelBits, (b) => 2 ** b - 1)
+  levels.keysPerSlot = keysPerSlot
+  levels.slotsPerKey = keysPerSlot.map((keys) => 1 / keys)
+  levels.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
+  levels.occupied = new Int32Array(words)
+  levels.firstWord = firstWord
+  levels.occupiedSlots = new Int32Array(count)
+  levels.headBase = new Int32Array(words)
   setMinimum(levels, 0, maxKey)
   levels.maxAllowedKey = levels.lastKey[levels.top]!
-  return levels
 }
 
 /** The head row of a slot whose run of 32 has its heads (every slot that holds or held an element). */
@@ -147,14 +148,7 @@ const placeAbove = (q: Levels & Rows<unknown>, row: number, key: number): void =
   const lastKey = q.lastKey
   let level = 1
   while (key > lastKey[level]!) level++
-  const head = linkAt(q, level, Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!, row)
-  if (q.ints[8 * head] === row) noteFirstLinked(q, head, row, key)
-  else noteLinked(q, head, row, key)
-}
-
-/** {@link place} for a key known to be at level 0 (every key of a level-1 slot moving down is). */
-export const placeAtLevel0 = (q: Levels & Rows<unknown>, row: number, key: number): void => {
-  linkAt(q, 0, key & q.slotMask[0]!, row)
+  noteLinked(q, linkAt(q, level, Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!, row), row, key)
 }
 
 /** Links `row` at the end of a slot, marking the slot occupied, and returns the slot's head. */
@@ -165,17 +159,15 @@ const linkAt = (q: Levels & Rows<unknown>, level: number, slot: number, row: num
   const head = first + (slot & 31)
   const ints = q.ints
   const last = ints[8 * head + 1]!
-  if (last === head) markOccupied(q, level, word, slot)
+  if (last === head) {
+    q.occupied[word] = q.occupied[word]! | (1 << (slot & 31))
+    q.occupiedSlots[level]!++
+  }
   ints[8 * last] = row
   ints[8 * row + 1] = last
   ints[8 * row] = head
   ints[8 * head + 1] = row
   return head
-}
-
-const markOccupied = (levels: Levels, level: number, word: number, slot: number): void => {
-  levels.occupied[word] = levels.occupied[word]! | (1 << (slot & 31))
-  levels.occupiedSlots[level]!++
 }
 
 /** Gives the run of 32 slots (fewer on a narrow level) that holds `slot` its heads, and returns its first. */

@@ -17,9 +17,8 @@
  * its level and slot, so a list that empties tells the bitmaps which slot it was.
  *
  * A head's `key` field keeps the least key on its list, so that the minimum of a slot is
- * known without walking it, and its `at` field the greatest key linked since the list
- * was last sorted; both mean nothing while the list is empty, and the first row linked
- * sets the least. Linking keeps the least key exact for free. A removal cannot recompute
+ * known without walking it (+Infinity while it is empty), and its `at` field the greatest
+ * key linked since the list was last sorted. Linking keeps the least key exact for free. A removal cannot recompute
  * it, so the queue marks it unknown (NaN) when it removes a marked row with that key,
  * until the list is sorted. A sorted list (`SORTED`, set when the queue sorts a slot to
  * find its minimum, kept while elements arrive in key order) knows its least key after
@@ -50,9 +49,9 @@
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a retired row has `prev === UNLINKED`, is on no list, and its generation is the salt;
  * - a head row has the `HEAD` flag and is always linked (on its own list when empty);
- * - above level 0, a head's key is NaN or the least key on its list if the list is not
- *   empty (and means nothing if it is); a sorted head's list is in non-decreasing key
- *   order, its key is never NaN, and its greatest key is at least its last row's;
+ * - above level 0, a head's key is +Infinity if its list is empty, else NaN or the least
+ *   key on it; a sorted head's list is in non-decreasing key order, its key is never NaN,
+ *   and its greatest key is at least its last row's;
  * - an element row's value is its fourth integer if its word has `IN_ROW`, else
  *   `values[row]`; `values[row]` is undefined for every other row;
  * - if a list above level 0 records its least key, some row holding it has `MAY_BE_LEAST`
@@ -121,13 +120,26 @@ let saltCounter = 0x9e3779b
  * A multiplicative hash of a counter: distinct queues get well-spread salts, and runs
  * stay deterministic.
  */
-export const nextSalt = (): number => {
+const nextSalt = (): number => {
   saltCounter = (saltCounter + 0x61c88647) | 0
   return Math.imul(saltCounter, 0x2545f491) & GEN_MASK
 }
 
-/** Room for `capacityHint` elements and some heads, up to 2 MiB. */
-export const initialCapacity = (capacityHint: number): number => Math.min(MAX_ROWS_UP_FRONT, 64 + capacityHint)
+/**
+ * Sets the rows' fields of a new queue, `rows`: empty, with room for `capacityHint`
+ * elements and some heads, up to 2 MiB.
+ */
+export const initRows = (rows: { -readonly [K in keyof Rows<unknown>]: Rows<unknown>[K] }, capacityHint: number): void => {
+  const capacity = Math.min(MAX_ROWS_UP_FRONT, 64 + capacityHint)
+  const buffer = newBuffer(capacity)
+  rows.salt = nextSalt()
+  rows.capacity = capacity
+  rows.used = 0
+  rows.freeHead = -1
+  rows.ints = buffer.ints
+  rows.floats = buffer.floats
+  rows.values = []
+}
 
 // A row's fields.
 
@@ -191,14 +203,15 @@ export const takeHeads = (rows: Rows<unknown>, count: number, level: number, fir
 }
 
 /**
- * Makes a head's list empty and unsorted. Its least and greatest keys are left as they
- * were: nothing reads them while the list is empty, and the first row linked sets them.
+ * Makes a head's list empty and unsorted, with a least key above every key, so that the
+ * first row linked takes it. Its greatest key means nothing until the list is sorted.
  */
 export const resetHead = (rows: Rows<unknown>, head: number): void => {
   const ints = rows.ints
   ints[8 * head] = head
   ints[8 * head + 1] = head
   ints[8 * head + 2] = ints[8 * head + 2]! & ~134217728 // SORTED
+  rows.floats[4 * head + 2] = Infinity
 }
 
 /**
@@ -270,16 +283,15 @@ const grow = (rows: Rows<unknown>, count: number): void => {
   }
   const step = rows.capacity < DOUBLING_LIMIT ? rows.capacity : Math.ceil(rows.capacity / 8)
   const capacity = Math.min(MAX_ROWS, Math.max(count, rows.capacity + step))
-  const buffer = new ArrayBuffer(ROW_BYTES * capacity)
-  const ints = new Int32Array(buffer)
-  ints.set(rows.ints)
-  rows.ints = ints
-  rows.floats = new Float64Array(buffer)
+  const bigger = newBuffer(capacity)
+  bigger.ints.set(rows.ints)
+  rows.ints = bigger.ints
+  rows.floats = bigger.floats
   rows.capacity = capacity
 }
 
 /** A fresh, empty buffer of `capacity` rows, as `ints` and `floats`. */
-export const newBuffer = (capacity: number): { ints: Int32Array; floats: Float64Array } => {
+const newBuffer = (capacity: number): { ints: Int32Array; floats: Float64Array } => {
   const buffer = new ArrayBuffer(ROW_BYTES * capacity)
   return { ints: new Int32Array(buffer), floats: new Float64Array(buffer) }
 }
@@ -297,8 +309,8 @@ export const linkLast = (rows: Rows<unknown>, head: number, row: number): void =
 }
 
 /**
- * Notes that a row with `key` was just linked to the list at `head`, above level 0, after
- * others: a new least key (a NaN compares false and stays unknown) marks the row; in a
+ * Notes that a row with `key` was just linked to the list at `head`, above level 0: a new
+ * least key (a NaN compares false and stays unknown) marks the row; in a
  * sorted list, a key out of order unsorts it (its first row, marked, still holds the
  * least key, or the new row does). Mostly neither happens, and the test is all it costs.
  */
@@ -320,13 +332,7 @@ const updateHead = (rows: Rows<unknown>, head: number, row: number, key: number)
   }
 }
 
-/** Notes that a row with `key` was linked to the empty list at `head`, above level 0: it holds the least key. */
-export const noteFirstLinked = (rows: Rows<unknown>, head: number, row: number, key: number): void => {
-  rows.floats[4 * head + 2] = key
-  rows.ints[8 * row + 2] = rows.ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
-}
-
-/** The least key on the non-empty list at `head` (above level 0), or NaN if not known. */
+/** The least key on the list at `head` (above level 0): +Infinity if it is empty, NaN if not known. */
 export const leastKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[4 * head + 2]!
 
 /** The greatest key on the sorted list at `head`. */

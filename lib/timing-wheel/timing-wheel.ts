@@ -424,17 +424,11 @@ export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
  * for alarms, the quotient is mostly right, and two products confirm it.
  */
 const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
-  if (typeof to !== 'number') return exactKeyOfClockTime(t, to, what)
-  const start = t.start
-  const k = Math.floor((to - start) * t.perPrecision)
-  return k >= 0 &&
-    k <= t.maxIntervalNum &&
-    (t.exactQuotient || (start + k * t.precision <= to && to < start + (k + 1) * t.precision))
-    ? k
-    : exactKeyOfClockTime(t, to, what)
-}
-
-const exactKeyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
+  if (typeof to === 'number') {
+    const start = t.start
+    const k = Math.floor((to - start) * t.perPrecision)
+    if (k >= 0 && k <= t.maxIntervalNum && (t.exactQuotient || (start + k * t.precision <= to && to < start + (k + 1) * t.precision))) return k
+  }
   const max = t.maxIntervalNum
   const key = typeof to === 'number' ? Intervals.intervalNumWithin(t, to, 0, max) : NaN
   if (!Number.isFinite(to) || !(key <= max)) {
