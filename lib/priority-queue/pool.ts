@@ -71,7 +71,7 @@ const ROW_BITS = 27
 const GEN_BITS = 53 - ROW_BITS
 const GEN_MASK = 2 ** GEN_BITS - 1
 /** The most rows a pool can have: handles must stay below 2^53. */
-export const MAX_ROWS = 2 ** ROW_BITS
+const MAX_ROWS = 2 ** ROW_BITS
 /** Rows a capacity hint may reserve up front: 2 MiB. */
 const MAX_ROWS_UP_FRONT = 2 ** 16
 /** Up to this many rows the pool doubles; past it, it grows by an eighth. */
