@@ -18,9 +18,9 @@
  *
  * A head's `key` field keeps the least key on its list, so that the minimum of a slot is
  * known without walking it (+Infinity while it is empty), and its `at` field the greatest
- * key linked since the list was last sorted. Linking keeps the least key exact for free. A removal cannot recompute
- * it, so the queue marks it unknown (NaN) when it removes a marked row with that key,
- * until the list is sorted. A sorted list (`SORTED`, set when the queue sorts a slot to
+ * key linked since the list was last sorted. Linking keeps the least key exact for free.
+ * A removal cannot recompute it, so the queue marks it unknown (NaN) when it removes a
+ * marked row with that key, until the list is sorted. A sorted list (`SORTED`, set when the queue sorts a slot to
  * find its minimum, kept while elements arrive in key order) knows its least key after
  * any removal: it is its first row's. Each row that took the least key when linked (or
  * when its list was sorted) is marked `MAY_BE_LEAST`, and only marked rows make their
@@ -181,7 +181,7 @@ export const isValueInRow = (rows: Rows<unknown>, row: number): boolean =>
 
 /** The value of the element in `row`. */
 export const valueOf = <A>(rows: Rows<A>, row: number): A =>
-  (rows.ints[8 * row + 2]! & 1073741824) !== 0 ? (rows.ints[8 * row + 3]! as A) : (rows.values[row] as A) // IN_ROW
+  isValueInRow(rows, row) ? (rows.ints[8 * row + 3]! as A) : (rows.values[row] as A)
 
 // Handing out and taking back rows.
 

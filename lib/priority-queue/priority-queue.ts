@@ -296,7 +296,7 @@ const detach = (pq: PriorityQueue<unknown>, row: number): void => {
   else if ((ints[8 * row + 2]! & 536870912) !== 0) forgetLeastKey(pq, pq.floats[4 * row + 2]!) // MAY_BE_LEAST
 }
 
-/** Clears the bit of a slot whose list just became empty (the due list has none). */
+/** Clears the bit of a slot whose list just became empty, and resets its head above level 0 (the due list has neither). */
 const emptied = (pq: PriorityQueue<unknown>, head: number): void => {
   const level = levelOfHead(pq, head)
   if (level === NO_LEVEL) return
