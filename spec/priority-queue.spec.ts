@@ -1,4 +1,5 @@
 import * as O from 'fp-ts/lib/Option.js'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { Elt, LevelBits, PriorityQueue } from '../lib/index.js'
 import { expectCode } from './support/expect-error.js'
@@ -353,5 +354,44 @@ describe('minimum, iteration, clear', () => {
     PriorityQueue.invariant(pq)
     ;(pq as unknown as { length: number }).length = 2
     expect(() => PriorityQueue.invariant(pq)).toThrow(/length/)
+  })
+})
+
+describe('moving the next slot down', () => {
+  it('reads ahead without changing anything: removals and changes at any point of its list', () => {
+    // Elements of the level-1 slot after level 0's first block (keys 2048 to 4095) are
+    // read ahead, from both ends of the list, while the minimum moves through the block.
+    // Removing and changing them meanwhile, wherever the reading stands, changes nothing
+    // in what fires, or in what order.
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 2048, max: 4095 }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 2047 })), fc.nat(), fc.boolean()), { maxLength: 12 }),
+        (keys, edits) => {
+          const pq = PriorityQueue.create<number>()
+          const model = keys.map((key, i) => ({ key, value: i, elt: PriorityQueue.add(pq, key, i) }))
+          const steps = [...edits].sort((a, b) => a[0] - b[0])
+          let at = 0
+          for (const [step, pick, change] of steps) {
+            for (; at < step; at++) {
+              expect(drain(pq, at + 1)).toEqual([])
+              PriorityQueue.invariant(pq)
+            }
+            if (model.length === 0) continue
+            const [victim] = model.splice(pick % model.length, 1)
+            if (change) {
+              // Changed to a key of the same slot: it counts as added last.
+              const key = 2048 + ((victim!.key * 7) % 2048)
+              PriorityQueue.change(pq, victim!.elt, key)
+              model.push({ ...victim!, key })
+            } else PriorityQueue.remove(pq, victim!.elt)
+            PriorityQueue.invariant(pq)
+          }
+          const expected = [...model].sort((a, b) => a.key - b.key).map((e) => e.value)
+          expect(drain(pq, 4096)).toEqual(expected)
+          PriorityQueue.invariant(pq)
+        },
+      ),
+    )
   })
 })

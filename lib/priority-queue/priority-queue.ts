@@ -148,6 +148,7 @@ export class PriorityQueue<A> {
   /** @internal Rows visited by searches for a slot's least key: tests bound it. */ declare rowsWalked: number
   /** @internal The head of the slot being read ahead (see `readAhead`), or 0: none. */ declare aheadHead: number
   /** @internal The next row to read ahead, `aheadHead` when done, or -1: not started for this block. */ declare aheadRow: number
+  /** @internal The next row to read ahead from the back of the list (see `readAhead`). */ declare aheadBack: number
 
   /** @internal */
   constructor(levelBits: LevelBits.LevelBits, capacityHint: number) {
@@ -163,6 +164,7 @@ export class PriorityQueue<A> {
     this.rowsWalked = 0
     this.aheadHead = 0
     this.aheadRow = -1
+    this.aheadBack = 0
     takeHeads(this, 1, NO_LEVEL, 0) // row 0: the due list's head
   }
 }
@@ -291,6 +293,7 @@ const detach = (pq: PriorityQueue<unknown>, row: number): void => {
   ints[8 * before] = after
   ints[8 * after + 1] = before
   if (row === pq.aheadRow) pq.aheadRow = after
+  if (row === pq.aheadBack) pq.aheadBack = before
   // The head row is always on its own list, so a list left with one row is empty.
   if (before === after) emptied(pq, before)
   else if ((ints[8 * row + 2]! & 536870912) !== 0) forgetLeastKey(pq, pq.floats[4 * row + 2]!) // MAY_BE_LEAST
@@ -531,8 +534,11 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
     collectLevel0(pq, pq.minAllowedKey & mask, (target - 1) & mask)
     pq.minAllowedKey = target
     readAhead(pq)
-    return
-  }
+  } else collectAcrossBlocks(pq, target)
+}
+
+/** {@link collectDue} past the end of level 0's block: slots above move down on the way. */
+const collectAcrossBlocks = (pq: PriorityQueue<unknown>, target: number): void => {
   while (pq.minAllowedKey < target) {
     const found = firstOccupiedBelow(pq, target)
     if (found === NOT_FOUND) break
@@ -553,23 +559,38 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
  * Reads ahead, two rows an advance, the level-1 slot that moves down when `m` enters the
  * next block of level 0. Moving a slot down reaches each row through the one before, a
  * cache miss after a miss; read ahead, the misses overlap the work of the advances before
- * it, and the move finds its rows in cache. Only a hint: it changes nothing, and `detach`
- * keeps `aheadRow` on the slot's list.
+ * it, and the move finds its rows in cache. The two rows are the next from the front and
+ * the next from the back, which do not wait for each other. Only a hint: it changes
+ * nothing, and `detach` keeps `aheadRow` and `aheadBack` on the slot's list.
  */
 const readAhead = (pq: PriorityQueue<unknown>): void => {
   const ints = pq.ints
-  let row = pq.aheadRow
-  if (row === -1) {
-    const next = pq.lastKey[0]! + 1
-    const slot = slotOf(pq, 1, next)
-    const head = next <= pq.lastKey[1]! && isOccupied(pq, 1, slot) ? headOf(pq, 1, slot) : 0
-    pq.aheadHead = head
-    row = head === 0 ? 0 : ints[8 * head]!
-  }
+  const front = pq.aheadRow
   const head = pq.aheadHead
-  if (row !== head) row = ints[8 * row]!
-  if (row !== head) row = ints[8 * row]!
-  pq.aheadRow = row
+  if (front === head) return
+  if (front === -1) {
+    startReadingAhead(pq)
+    return
+  }
+  const back = pq.aheadBack
+  const afterFront = ints[8 * front]!
+  const beforeBack = ints[8 * back + 1]!
+  // Once the two ends meet, every row between has been read.
+  if (front === back || afterFront === back) pq.aheadRow = head
+  else {
+    pq.aheadRow = afterFront
+    pq.aheadBack = beforeBack
+  }
+}
+
+/** Starts reading ahead the slot that moves down next, if any, when `m` enters a new block. */
+const startReadingAhead = (pq: PriorityQueue<unknown>): void => {
+  const next = pq.lastKey[0]! + 1
+  const slot = slotOf(pq, 1, next)
+  const head = next <= pq.lastKey[1]! && isOccupied(pq, 1, slot) ? headOf(pq, 1, slot) : 0
+  pq.aheadHead = head
+  pq.aheadBack = head === 0 ? 0 : pq.ints[8 * head + 1]!
+  pq.aheadRow = head === 0 ? 0 : pq.ints[8 * head]!
 }
 
 /** Moves the occupied level-0 slots in `[from, to]` to the due list, in order. */
@@ -736,7 +757,12 @@ const leastKey = (pq: PriorityQueue<unknown>): number => {
   if (due !== DUE_HEAD) return keyOf(pq, due)
   const m = pq.minAllowedKey
   const slot0 = firstLevel0Slot(pq)
-  if (slot0 !== -1) return m - (m & pq.slotMask[0]!) + slot0
+  return slot0 !== -1 ? m - (m & pq.slotMask[0]!) + slot0 : leastKeyAbove(pq)
+}
+
+/** {@link leastKey} when level 0 below the top is empty. */
+const leastKeyAbove = (pq: PriorityQueue<unknown>): number => {
+  const m = pq.minAllowedKey
   const found = firstOccupiedBelow(pq, Infinity)
   const level = found & 63
   const slot = (found - level) / 64
@@ -1044,7 +1070,9 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     }
   }
   check(pq.firing || pq.firingRow === NO_ROW, 'firing row outside of handlers')
-  let ahead = pq.aheadHead
-  if (pq.aheadRow !== -1) while (ahead !== pq.aheadRow && (ahead = nextOf(pq, ahead)) !== pq.aheadHead);
-  check(pq.aheadRow === -1 || ahead === pq.aheadRow, `the row read ahead, ${pq.aheadRow}, is not on the list of head ${pq.aheadHead}`)
+  if (pq.aheadRow !== -1) {
+    const list = [pq.aheadHead]
+    for (let row = nextOf(pq, pq.aheadHead); row !== pq.aheadHead; row = nextOf(pq, row)) list.push(row)
+    check(list.includes(pq.aheadRow) && list.includes(pq.aheadBack), `rows read ahead ${pq.aheadRow}, ${pq.aheadBack} not on the list of head ${pq.aheadHead}`)
+  }
 }

@@ -429,6 +429,10 @@ const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): numb
     const k = Math.floor((to - start) * t.perPrecision)
     if (k >= 0 && k <= t.maxIntervalNum && (t.exactQuotient || (start + k * t.precision <= to && to < start + (k + 1) * t.precision))) return k
   }
+  return exactKeyOfClockTime(t, to, what)
+}
+
+const exactKeyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
   const max = t.maxIntervalNum
   const key = typeof to === 'number' ? Intervals.intervalNumWithin(t, to, 0, max) : NaN
   if (!Number.isFinite(to) || !(key <= max)) {
