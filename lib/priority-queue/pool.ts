@@ -323,7 +323,7 @@ const updateHead = (rows: Rows<unknown>, head: number, row: number, key: number)
   const ints = rows.ints
   if (key < floats[4 * head + 2]!) {
     floats[4 * head + 2] = key
-    ints[8 * row + 2] = ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+    markMayBeLeast(rows, row)
   }
   const word = ints[8 * head + 2]!
   if ((word & 134217728) !== 0) { // SORTED

@@ -831,18 +831,17 @@ export const atRangeOfMinKey = (pq: PriorityQueue<unknown>): readonly [number, n
 
 /** Calls `f` on the head row of every non-empty list: the due list, then each slot. */
 const forEachList = (pq: PriorityQueue<unknown>, f: (head: number) => void): void => {
-  const levels = pq
   f(DUE_HEAD)
-  for (let level = 0; level < levels.levelCount; level++) forEachOccupied(levels, level, 0, (slot) => f(headOf(levels, level, slot)))
+  for (let level = 0; level < pq.levelCount; level++) forEachOccupied(pq, level, 0, (slot) => f(headOf(pq, level, slot)))
 }
 
 /** Calls `f` on every occupied slot of `level` in circular order from `from`. */
-const forEachOccupied = (levels: PriorityQueue<unknown>, level: number, from: number, f: (slot: number) => void): void => {
-  const last = levels.slotMask[level]!
+const forEachOccupied = (pq: PriorityQueue<unknown>, level: number, from: number, f: (slot: number) => void): void => {
+  const last = pq.slotMask[level]!
   const visit = (low: number, high: number): void => {
-    for (let slot = nextOccupied(levels, level, low, high); slot !== NOT_FOUND; ) {
+    for (let slot = nextOccupied(pq, level, low, high); slot !== NOT_FOUND; ) {
       f(slot)
-      slot = slot === high ? NOT_FOUND : nextOccupied(levels, level, slot + 1, high)
+      slot = slot === high ? NOT_FOUND : nextOccupied(pq, level, slot + 1, high)
     }
   }
   visit(from, last)
@@ -855,7 +854,6 @@ const forEachOccupied = (levels: PriorityQueue<unknown>, level: number, from: nu
  * slot order from the lowest level up, gives the order. Time: n log(n) at worst.
  */
 export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
-  const levels = pq
   const m = pq.minAllowedKey
   const elts: Array<Elt<A>> = []
   const takeList = (head: number): void => {
@@ -867,8 +865,8 @@ export const toArrayInOrder = <A>(pq: PriorityQueue<A>): Array<Elt<A>> => {
   takeList(DUE_HEAD)
   // Below the top no slot before the first in use is occupied, so the circular order
   // from it is the key order at every level.
-  for (let level = 0; level < levels.levelCount; level++) {
-    forEachOccupied(levels, level, firstSlotInUse(levels, level, m), (slot) => takeList(headOf(levels, level, slot)))
+  for (let level = 0; level < pq.levelCount; level++) {
+    forEachOccupied(pq, level, firstSlotInUse(pq, level, m), (slot) => takeList(headOf(pq, level, slot)))
   }
   return elts
 }
@@ -936,14 +934,13 @@ const check = (ok: boolean, what: string | (() => string)): void => {
  * (`high = low - 1` for a level that can hold nothing now).
  */
 const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number, number]> => {
-  const levels = pq
   const m = pq.minAllowedKey
   const ranges: Array<readonly [number, number]> = []
   let low = m
-  for (let level = 0; level < levels.levelCount; level++) {
-    const span = levels.keysPerSlot[level]! * (levels.slotMask[level]! + 1)
+  for (let level = 0; level < pq.levelCount; level++) {
+    const span = pq.keysPerSlot[level]! * (pq.slotMask[level]! + 1)
     const high =
-      level === levels.top ? maxAllowedKeyFor(levels, m) : Math.floor(m / span) * span + span - 1
+      level === pq.top ? maxAllowedKeyFor(pq, m) : Math.floor(m / span) * span + span - 1
     ranges.push([low, high])
     low = high + 1
   }
@@ -955,20 +952,19 @@ const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number
  * is wrong. Linear in the size of the queue; meant for tests.
  */
 export const invariant = (pq: PriorityQueue<unknown>): void => {
-  const levels = pq
   const m = pq.minAllowedKey
   check(Number.isInteger(m) && m >= 0 && m <= maxRepresentableKey, `minAllowedKey ${m}`)
-  check(pq.maxAllowedKey === maxAllowedKeyFor(levels, m), `maxAllowedKey ${pq.maxAllowedKey}`)
+  check(pq.maxAllowedKey === maxAllowedKeyFor(pq, m), `maxAllowedKey ${pq.maxAllowedKey}`)
   const guaranteed = Math.min(maxRepresentableKey, m + 2 ** LevelBits.numBits(pq.levelBits) - 1)
   check(pq.maxAllowedKey >= guaranteed, `maxAllowedKey ${pq.maxAllowedKey} < ${guaranteed}`)
   const ranges = levelRanges(pq)
-  ranges.forEach(([, high], level) => check(levels.lastKey[level] === high, `lastKey of level ${level}`))
+  ranges.forEach(([, high], level) => check(pq.lastKey[level] === high, `lastKey of level ${level}`))
   ranges.forEach(([low, high], level) => {
     const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
     check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)
     check(high >= low - 1, `level ${level} range [${low}, ${high}]`)
   })
-  check(ranges[levels.top]![1] === pq.maxAllowedKey, 'top level ends at maxAllowedKey')
+  check(ranges[pq.top]![1] === pq.maxAllowedKey, 'top level ends at maxAllowedKey')
 
   const seen = new Set<number>()
   const headRows = new Set<number>([DUE_HEAD])
@@ -1022,29 +1018,29 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
     check(key < m && key >= previousDueKey, `due row ${row} with key ${key} out of order`)
     previousDueKey = key
   })
-  for (let level = 0; level < levels.levelCount; level++) {
+  for (let level = 0; level < pq.levelCount; level++) {
     const [low, high] = ranges[level]!
     let occupiedSlots = 0
-    for (let slot = 0; slot <= levels.slotMask[level]!; slot++) {
-      const word = levels.firstWord[level]! + (slot >>> 5)
-      if (levels.headBase[word] === 0) {
-        check(levels.occupied[word] === 0, () => `level ${level} slot ${slot} is occupied but has no head`)
+    for (let slot = 0; slot <= pq.slotMask[level]!; slot++) {
+      const word = pq.firstWord[level]! + (slot >>> 5)
+      if (pq.headBase[word] === 0) {
+        check(pq.occupied[word] === 0, () => `level ${level} slot ${slot} is occupied but has no head`)
         slot |= 31 // the whole run has no heads
         continue
       }
-      const head = headOf(levels, level, slot)
+      const head = headOf(pq, level, slot)
       check(isHead(pq, head) && levelOfHead(pq, head) === level && slotOfHead(pq, head) === slot, () => `head ${head} of level ${level} slot ${slot}`)
       headRows.add(head)
       const inList = visit(head, level !== 0, (row) => {
         const key = keyOf(pq, row)
         check(Number.isInteger(key) && key >= low && key <= high, `key ${key} outside level ${level} [${low}, ${high}]`)
-        check(slotOf(levels, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
+        check(slotOf(pq, level, key) === slot, `key ${key} in slot ${slot} of level ${level}`)
       })
-      check(isOccupied(levels, level, slot) === inList > 0, () => `bitmap of level ${level} slot ${slot}`)
+      check(isOccupied(pq, level, slot) === inList > 0, () => `bitmap of level ${level} slot ${slot}`)
       if (inList > 0) occupiedSlots++
       count += inList
     }
-    check(levels.occupiedSlots[level] === occupiedSlots, `occupied slot count of level ${level}`)
+    check(pq.occupiedSlots[level] === occupiedSlots, `occupied slot count of level ${level}`)
   }
   check(count === pq.length, `length ${pq.length} but ${count} elements linked`)
 

@@ -125,8 +125,9 @@ export const intervalNumWithin = (iv: Intervals, time: number, low: number, high
   const start = iv.start
   const precision = iv.precision
   const k = Math.floor((time - start) * iv.perPrecision)
-  // Mostly the guess is right; the correction is kept out of line so that callers inline this.
-  return k >= low && k <= high && start + k * precision <= time && time < start + (k + 1) * precision
+  // Mostly the guess is right (always, given `exactQuotient`), which two products confirm;
+  // the correction is kept out of line so that callers inline this.
+  return k >= low && k <= high && (iv.exactQuotient || (start + k * precision <= time && time < start + (k + 1) * precision))
     ? k
     : correctGuess(iv, time, low, high, k)
 }

@@ -299,26 +299,12 @@ export const alarmUpperBound = (t: TimingWheel<unknown>): number =>
 // Adding and removing alarms.
 
 /**
- * The key of an alarm at `at`, or a throw naming the allowed range. Mostly the quotient
- * is the interval and in range, which two products confirm (or the intervals' shape
- * guarantees: see `exactQuotient`); anything else takes the exact way, out of line, so
- * that this stays small enough for callers to inline.
+ * The key of an alarm at `at`, or a throw naming the allowed range. Small enough for
+ * callers to inline: `intervalNumWithin` keeps its rare correction out of line.
  */
 const keyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
   if (typeof at !== 'number') timeOutOfRange(t, what, at)
-  const q = t.queue
-  const start = t.start
-  const k = Math.floor((at - start) * t.perPrecision)
-  return k >= q.minAllowedKey &&
-    k <= q.maxAllowedKey &&
-    k <= t.maxIntervalNum &&
-    (t.exactQuotient || (start + k * t.precision <= at && at < start + (k + 1) * t.precision))
-    ? k
-    : exactKeyOfAlarmTime(t, at, what)
-}
-
-const exactKeyOfAlarmTime = (t: TimingWheel<unknown>, at: number, what: string): number => {
-  const low = PQ.minAllowedKey(t.queue)
+  const low = t.queue.minAllowedKey
   const high = maxAllowedAlarmIntervalNum(t)
   const key = Intervals.intervalNumWithin(t, at, low, high)
   if (!(key >= low && key <= high)) timeOutOfRange(t, what, at)
@@ -419,30 +405,20 @@ export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 
 // Advancing the clock.
 
-/**
- * The key for advancing to `to`, or a throw; `to` must be finite and representable. As
- * for alarms, the quotient is mostly right, and two products confirm it.
- */
+/** The key for advancing to `to`, or a throw; `to` must be finite and representable. */
 const keyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
-  if (typeof to === 'number') {
-    const start = t.start
-    const k = Math.floor((to - start) * t.perPrecision)
-    if (k >= 0 && k <= t.maxIntervalNum && (t.exactQuotient || (start + k * t.precision <= to && to < start + (k + 1) * t.precision))) return k
-  }
-  return exactKeyOfClockTime(t, to, what)
-}
-
-const exactKeyOfClockTime = (t: TimingWheel<unknown>, to: number, what: string): number => {
   const max = t.maxIntervalNum
   const key = typeof to === 'number' ? Intervals.intervalNumWithin(t, to, 0, max) : NaN
-  if (!Number.isFinite(to) || !(key <= max)) {
-    throw new TimingWheelError(
-      'TimeOutOfRange',
-      `${what} to ${show(to)}: the clock can only move to finite times before ` +
-        `${intervalNumStartUnchecked(t, max + 1)} (the end of the last representable interval)`,
-    )
-  }
+  if (!Number.isFinite(to) || !(key <= max)) clockOutOfRange(t, to, what)
   return key
+}
+
+const clockOutOfRange = (t: TimingWheel<unknown>, to: unknown, what: string): never => {
+  throw new TimingWheelError(
+    'TimeOutOfRange',
+    `${what} to ${show(to)}: the clock can only move to finite times before ` +
+      `${intervalNumStartUnchecked(t, t.maxIntervalNum + 1)} (the end of the last representable interval)`,
+  )
 }
 
 /**
