@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type BenchResult, quickOptions, runBench, writeReport } from '../bench/schemes/bench.js'
-import { planFor } from '../bench/schemes/measure.js'
+import { confirmedPlan, planFor } from '../bench/schemes/measure.js'
 import { schemes } from '../bench/schemes/catalog.js'
 import * as Drivers from '../bench/schemes/drivers.js'
 import { ops, routineName } from '../bench/schemes/paper.js'
@@ -92,6 +92,28 @@ describe('planning the measurements (planFor)', () => {
     expect(Object.keys(skipped).sort()).toEqual(['start', 'stop'])
     expect(skipped.start!.measurementNs).toBeCloseTo(32 * 2 * 50_100)
     expect(plan).toEqual({ tick: 32 })
+  })
+
+  it('keeps a projected skip only when minOps operations timed at this size confirm it', () => {
+    // START projected at 50 µs an operation (a skip), the rest cheap.
+    const projected = { start: { nsPerOp: 50_000, restoreNs: 250 }, stop: { nsPerOp: 250, restoreNs: 50_000 }, tick: { nsPerOp: 300, restoreNs: 0 } }
+    const probes: Array<Record<string, number>> = []
+    // Timed here, START is cheap once and slow once: the faster try decides, and a cheap
+    // START also makes STOP's restore cheap.
+    const cheapHere = confirmedPlan(projected, sweep, new Set(), (plan) => {
+      probes.push(plan as Record<string, number>)
+      return { start: probes.length === 1 ? 200 : 90_000, stop: 250 }
+    })
+    expect(probes).toEqual([{ start: 32, stop: 32 }, { start: 32, stop: 32 }])
+    expect(cheapHere.skipped).toEqual({})
+    expect(cheapHere.plan.start).toBe(Math.round(1e6 / 450))
+    // Slow here too: both stay skipped, with the measured cost.
+    const slowHere = confirmedPlan(projected, sweep, new Set(), () => ({ start: 60_000, stop: 250 }))
+    expect(Object.keys(slowHere.skipped).sort()).toEqual(['start', 'stop'])
+    expect(slowHere.skipped.start!.nsPerOp).toBe(60_000)
+    // Skipped at a smaller size already: no probe.
+    const before = confirmedPlan(projected, sweep, new Set(['start', 'stop'] as const), () => expect.fail('probed'))
+    expect(Object.keys(before.skipped).sort()).toEqual(['start', 'stop'])
   })
 
   it('skips a routine at every size after the first it was skipped at', () => {

@@ -250,8 +250,37 @@ const projectionsAt = (
     stop = project(points.stop, predicted.stop.shape, n)
     tick = project(points.tick, predicted.tick.shape, n)
   }
+  return projectionsOf({ start, stop, tick })
+}
+
+/** Each routine's projection from what each costs an operation. */
+const projectionsOf = (cost: Readonly<Record<Op, number>>): Record<Op, Projection> => ({
   // A START segment is undone by STOPs, a STOP segment by STARTs; ticks need no undoing.
-  return { start: { nsPerOp: start, restoreNs: stop }, stop: { nsPerOp: stop, restoreNs: start }, tick: { nsPerOp: tick, restoreNs: 0 } }
+  start: { nsPerOp: cost.start, restoreNs: cost.stop },
+  stop: { nsPerOp: cost.stop, restoreNs: cost.start },
+  tick: { nsPerOp: cost.tick, restoreNs: 0 },
+})
+
+/**
+ * The plan at this size, with each skip first confirmed here. A skip projected from the
+ * sizes before stands only if `minOps` operations, timed here (the faster of two tries),
+ * cost as much: one measurement slowed by the machine's load at a smaller size would
+ * otherwise project a constant-time routine past the line.
+ */
+export const confirmedPlan = (
+  projections: Record<Op, Projection>,
+  opts: SweepOptions,
+  skippedBefore: ReadonlySet<Op>,
+  probe: (plan: Plan) => Rep,
+): ReturnType<typeof planFor> => {
+  const first = planFor(projections, opts, skippedBefore)
+  const unconfirmed = ops.filter((op) => first.skipped[op] !== undefined && !skippedBefore.has(op))
+  if (unconfirmed.length === 0) return first
+  const plan: Plan = Object.fromEntries(unconfirmed.map((op) => [op, opts.minOps]))
+  const [a, b] = [probe(plan), probe(plan)]
+  const cost = { start: projections.start.nsPerOp, stop: projections.stop.nsPerOp, tick: projections.tick.nsPerOp }
+  for (const op of unconfirmed) cost[op] = Math.min(a[op]!, b[op]!)
+  return planFor(projectionsOf(cost), opts, skippedBefore)
 }
 
 /** Measures every routine of one scheme at one size, or records why not; appends to `points`. */
@@ -265,7 +294,7 @@ const measureSize = (
   skippedBefore: Set<Op>,
 ): void => {
   const projections = projectionsAt(wl.n, points, scheme, () => runRep(scheme, drivers, wl, opts, pilotOps, overhead), opts.tableSize)
-  const { plan, skipped } = planFor(projections, opts, skippedBefore)
+  const { plan, skipped } = confirmedPlan(projections, opts, skippedBefore, (probe) => runRep(scheme, drivers, wl, opts, probe, overhead))
   const runs: Record<Op, number[]> = { start: [], stop: [], tick: [] }
   if (Object.keys(plan).length > 0) {
     // The first rep is discarded: even after the warm-up program, it runs partly unoptimized code.
