@@ -593,11 +593,27 @@ const startReadingAhead = (pq: PriorityQueue<unknown>): void => {
   pq.aheadRow = head === 0 ? 0 : pq.ints[8 * head]!
 }
 
-/** Moves the occupied level-0 slots in `[from, to]` to the due list, in order. */
+/**
+ * Moves the occupied level-0 slots in `[from, to]` (`from <= to`) to the due list, in
+ * order: a word of the bitmap at a time, held in a local as its bits are cleared. Level 0's
+ * words come first in `occupied` and `headBase`, so word `w` holds slots `32w` on.
+ */
 const collectLevel0 = (pq: PriorityQueue<unknown>, from: number, to: number): void => {
   if (pq.occupiedSlots[0] === 0) return
-  for (let slot = nextOccupied(pq, 0, from, to); slot !== -1; slot = slot === to ? -1 : nextOccupied(pq, 0, slot + 1, to)) {
-    collectSlot0(pq, slot)
+  const occupied = pq.occupied
+  const lastWord = to >>> 5
+  let w = from >>> 5
+  let word = occupied[w]! & (-1 << (from & 31))
+  for (;;) {
+    if (w === lastWord) word &= -1 >>> (31 - (to & 31))
+    if (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word)
+      word &= ~(1 << bit)
+      occupied[w] = occupied[w]! & ~(1 << bit)
+      pq.occupiedSlots[0]!--
+      spliceToEnd(pq, pq.headBase[w]! + bit, DUE_HEAD)
+    } else if (w === lastWord) return
+    else word = occupied[++w]!
   }
 }
 
@@ -728,8 +744,13 @@ const minRow = (pq: PriorityQueue<unknown>): number => {
  */
 const firstLevel0Slot = (pq: PriorityQueue<unknown>): number => {
   if (pq.occupiedSlots[0] === 0 || pq.top === 0) return -1
-  const mask = pq.slotMask[0]!
-  return nextOccupied(pq, 0, pq.minAllowedKey & mask, mask)
+  // Some slot from m's on is occupied: the scan stops within level 0's words.
+  const occupied = pq.occupied
+  const from = pq.minAllowedKey & pq.slotMask[0]!
+  let w = from >>> 5
+  let word = occupied[w]! & (-1 << (from & 31))
+  while (word === 0) word = occupied[++w]!
+  return (w << 5) + 31 - Math.clz32(word & -word)
 }
 
 /**
