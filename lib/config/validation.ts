@@ -1,15 +1,10 @@
 /**
- * The pieces the configuration and snapshot codecs share: an applicative that collects
- * every validation error instead of stopping at the first, field validation that keeps
+ * The pieces the configuration and snapshot codecs share: field validation that keeps
  * the path, number refinements, and one-message error reports.
  */
-import * as E from '#fp-ts/Either.js'
-import * as RA from '#fp-ts/ReadonlyArray.js'
+import type * as E from '#fp-ts/Either.js'
 import * as t from 'io-ts'
 import { show } from '../errors.js'
-
-/** Either's applicative that concatenates the errors of every failing part. */
-export const collectingErrors = E.getApplicativeValidation(RA.getSemigroup<t.ValidationError>())
 
 /** Validates `record[key]` with `type`, extending the context with the key so errors carry the path. */
 export const field = <T>(

@@ -1,7 +1,7 @@
 /**
  * What the time layer needs of the queue beyond its public face: a time stored beside
- * each key, and removal of the due elements of the current key. Not exported from the
- * package.
+ * each key, removal of the due elements of the current key, and what `add`'s quick path
+ * places rows with. Not exported from the package.
  */
 export {
   addWithAt,
@@ -19,3 +19,4 @@ export {
   isFiring,
   nameAs,
 } from './priority-queue.js'
+export { noteLinked } from './pool.js'

@@ -6,13 +6,12 @@
  * in that order, which reproduces the firing order; handles do not carry over. A snapshot
  * that fails anywhere yields every problem found and no wheel.
  */
-import * as A from '#fp-ts/Apply.js'
 import * as E from '#fp-ts/Either.js'
 import { pipe } from '#fp-ts/function.js'
 import * as t from 'io-ts'
 import * as Config from '../config/index.js'
 import { show } from '../errors.js'
-import { collectingErrors, field, finiteNumber, isRecord } from '../config/validation.js'
+import { field, finiteNumber, isRecord } from '../config/validation.js'
 import * as TW from './timing-wheel.js'
 
 /** The plain-data form of a wheel. */
@@ -128,13 +127,15 @@ export const snapshotCodec = <T, O>(valueCodec: t.Type<T, O, unknown>): t.Type<T
       if (!isRecord(u)) return t.failure(u, c, `${show(u)} is not an object { config, now, alarms }`)
       const unknown = unknownKeys(u, ['config', 'now', 'alarms'], c)
       if (unknown.length > 0) return t.failures(unknown)
+      const config = field(u, 'config', Config.codec, c)
+      const now = field(u, 'now', finiteNumber, c)
+      const alarms = field(u, 'alarms', alarmsType(valueCodec as t.Type<T, unknown, unknown>), c)
+      // Every field's problems at once, as `alarmsType` collects every alarm's.
+      if (E.isLeft(config) || E.isLeft(now) || E.isLeft(alarms)) {
+        return t.failures([config, now, alarms].flatMap((r) => (E.isLeft(r) ? r.left : [])))
+      }
       return pipe(
-        A.sequenceS(collectingErrors)({
-          config: field(u, 'config', Config.codec, c),
-          now: field(u, 'now', finiteNumber, c),
-          alarms: field(u, 'alarms', alarmsType(valueCodec as t.Type<T, unknown, unknown>), c),
-        }),
-        E.chain(({ config, now, alarms }) => rebuild(config, now, alarms, u, c)),
+        rebuild(config.right, now.right, alarms.right, u, c),
         E.mapLeft((errors) => [...errors]),
       )
     },
