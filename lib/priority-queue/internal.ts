@@ -7,6 +7,7 @@ export {
   addWithAt,
   advanceTo,
   insert,
+  leastKeyAtLevel0,
   minKeyOr,
   minValue,
   changeWithAt,
