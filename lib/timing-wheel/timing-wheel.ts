@@ -387,7 +387,35 @@ export const addAtIntervalNum = <A>(t: TimingWheel<A>, k: number, value: A): Ala
 }
 
 /** Removes an alarm. Constant time. Throws `AlarmNotFound` if it is not in the wheel. */
-export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => PQ.remove(t.queue, toElt(alarm))
+export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => {
+  const q = t.queue
+  // Most removals, for the reason `add` gives, here: the handle is a live alarm's (as
+  // `rowOfHandle` decodes it), whose value is in its row, whose slot keeps other alarms,
+  // whose removal changes no slot's least key and no read-ahead, and whose row is not at
+  // its last generation. Unlinked and freed as `detach` and `release` would.
+  if (typeof alarm === 'number') {
+    const row = alarm & 134217727 // 2^27 - 1
+    const ints = q.ints
+    if (row < q.used && row !== q.aheadRow && row !== q.aheadBack) {
+      const word = ints[8 * row + 2]!
+      const before = ints[8 * row + 1]!
+      const after = ints[8 * row]!
+      const gen = (word + 1) & 67108863 // GEN_MASK
+      // IN_ROW set, MAY_BE_LEAST and HEAD clear; linked; not left alone with its head.
+      if ((word & 1879048192) === 1073741824 && alarm - row === (word & 67108863) * 134217728 && before !== -1 && before !== after && gen !== q.salt) {
+        ints[8 * before] = after
+        ints[8 * after + 1] = before
+        ints[8 * row + 1] = -1 // UNLINKED
+        ints[8 * row + 2] = gen
+        ints[8 * row] = q.freeHead
+        q.freeHead = row
+        q.length--
+        return
+      }
+    }
+  }
+  PQ.remove(q, toElt(alarm))
+}
 
 /**
  * Moves an alarm to `at`; it counts as added now for the order within its interval.
