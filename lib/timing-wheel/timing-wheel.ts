@@ -333,9 +333,9 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   // Most alarms take the quick path: their key is the plain quotient (`exactQuotient`)
   // and lies at level 0 or 1 below the top, their value is a 32-bit integer, and a freed
   // row and the slot's head are at hand. It does what `keyOfAlarmTime` and `insert` do
-  // (see `pool.ts` and `levels.ts` for the rows and levels), in this one function: calls
-  // down the general way cost a tenth of the hold load, and the handle boxed for each
-  // return, wherever V8's inlining budget ran out, which depends on what ran before.
+  // (see `pool.ts` and `levels.ts` for the rows and levels), in this one function: down
+  // the general way, each call V8's inlining budget leaves (and the handle boxed for its
+  // return) is paid per alarm, and which calls it leaves depends on what ran before.
   if (typeof at === 'number' && t.exactQuotient && typeof value === 'number' && Object.is(value | 0, value) && q.freeHead !== -1) {
     const key = Math.floor((at - t.start) * t.perPrecision)
     const lastKey = q.lastKey
