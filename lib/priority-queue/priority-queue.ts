@@ -744,13 +744,8 @@ const minRow = (pq: PriorityQueue<unknown>): number => {
  */
 const firstLevel0Slot = (pq: PriorityQueue<unknown>): number => {
   if (pq.occupiedSlots[0] === 0 || pq.top === 0) return -1
-  // Some slot from m's on is occupied: the scan stops within level 0's words.
-  const occupied = pq.occupied
-  const from = pq.minAllowedKey & pq.slotMask[0]!
-  let w = from >>> 5
-  let word = occupied[w]! & (-1 << (from & 31))
-  while (word === 0) word = occupied[++w]!
-  return (w << 5) + 31 - Math.clz32(word & -word)
+  const mask = pq.slotMask[0]!
+  return nextOccupied(pq, 0, pq.minAllowedKey & mask, mask)
 }
 
 /**
