@@ -336,6 +336,8 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   // (see `pool.ts` and `levels.ts` for the rows and levels), in this one function: down
   // the general way, each call V8's inlining budget leaves (and the handle boxed for its
   // return) is paid per alarm, and which calls it leaves depends on what ran before.
+  // Calling `intervalNumWithin` or `linkAt` here instead counted 6% to 8% more
+  // instructions an add and a remove (`bench/instructions.ts addRemove --warm`).
   if (typeof at === 'number' && t.exactQuotient && typeof value === 'number' && Object.is(value | 0, value) && q.freeHead !== -1) {
     const key = Math.floor((at - t.start) * t.perPrecision)
     const lastKey = q.lastKey
@@ -392,7 +394,8 @@ export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => {
   // Most removals, for the reason `add` gives, here: the handle is a live alarm's (as
   // `rowOfHandle` decodes it), whose value is in its row, whose slot keeps other alarms,
   // whose removal changes no slot's least key and no read-ahead, and whose row is not at
-  // its last generation. Unlinked and freed as `detach` and `release` would.
+  // its last generation. Unlinked and freed as `detach` and `release` would. Calling
+  // `rowOfHandle` here instead counted 10% more instructions an add and a remove.
   if (typeof alarm === 'number') {
     const row = alarm & 134217727 // 2^27 - 1
     const ints = q.ints
