@@ -20,4 +20,4 @@ export {
   isFiring,
   nameAs,
 } from './priority-queue.js'
-export { noteLinked } from './pool.js'
+export { fitsInRow, noteLinked } from './pool.js'

@@ -45,6 +45,12 @@ export interface Levels {
    * is the level given by the highest bit in which it differs from `m`.
    */
   readonly lastKey: Float64Array
+  /**
+   * `lastKey[0]` and `lastKey[1]` as plain numbers with more than two levels, else -1:
+   * what the wheel's `add` compares a key with, where a typed array would cost it checks.
+   */
+  quick0: number
+  quick1: number
   /** Occupancy bitmaps, one bit a slot, level `i` from word `firstWord[i]`. */
   readonly occupied: Int32Array
   readonly firstWord: Int32Array
@@ -86,6 +92,8 @@ export const initLevels = (
   levels.keysPerSlot = keysPerSlot
   levels.slotsPerKey = keysPerSlot.map((keys) => 1 / keys)
   levels.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
+  levels.quick0 = -1
+  levels.quick1 = -1
   levels.occupied = new Int32Array(words)
   levels.firstWord = firstWord
   levels.occupiedSlots = new Int32Array(count)
@@ -104,6 +112,13 @@ export const headOf = (levels: Levels, level: number, slot: number): number =>
  * circular range, capped at `maxKey`.
  */
 export const setMinimum = (levels: Levels, m: number, maxKey: number): void => {
+  setLastKeys(levels, m, maxKey)
+  const more = levels.top > 1
+  levels.quick0 = more ? levels.lastKey[0]! : -1
+  levels.quick1 = more ? levels.lastKey[1]! : -1
+}
+
+const setLastKeys = (levels: Levels, m: number, maxKey: number): void => {
   const top = levels.top
   for (let level = 0; level < top; level++) {
     // `m` only grows: still in its old block at this level, it is at every higher level
@@ -158,15 +173,15 @@ const linkAt = (q: Levels & Rows<unknown>, level: number, slot: number, row: num
   if (first === 0) first = takeRunOfHeads(q, level, slot)
   const head = first + (slot & 31)
   const ints = q.ints
-  const last = ints[8 * head + 1]!
+  const last = ints[(head << 3) | 1]!
   if (last === head) {
     q.occupied[word] = q.occupied[word]! | (1 << (slot & 31))
     q.occupiedSlots[level]!++
   }
-  ints[8 * last] = row
-  ints[8 * row + 1] = last
-  ints[8 * row] = head
-  ints[8 * head + 1] = row
+  ints[last << 3] = row
+  ints[(row << 3) | 1] = last
+  ints[row << 3] = head
+  ints[(head << 3) | 1] = row
   return head
 }
 

@@ -143,15 +143,15 @@ export const initRows = (rows: { -readonly [K in keyof Rows<unknown>]: Rows<unkn
 
 // A row's fields.
 
-export const nextOf = (rows: Rows<unknown>, row: number): number => rows.ints[8 * row]!
-export const prevOf = (rows: Rows<unknown>, row: number): number => rows.ints[8 * row + 1]!
-export const genOf = (rows: Rows<unknown>, row: number): number => rows.ints[8 * row + 2]! & 67108863 // GEN_MASK
-export const keyOf = (rows: Rows<unknown>, row: number): number => rows.floats[4 * row + 2]!
-export const atOf = (rows: Rows<unknown>, row: number): number => rows.floats[4 * row + 3]!
+export const nextOf = (rows: Rows<unknown>, row: number): number => rows.ints[row << 3]!
+export const prevOf = (rows: Rows<unknown>, row: number): number => rows.ints[(row << 3) | 1]!
+export const genOf = (rows: Rows<unknown>, row: number): number => rows.ints[(row << 3) | 2]! & 67108863 // GEN_MASK
+export const keyOf = (rows: Rows<unknown>, row: number): number => rows.floats[(row << 2) | 2]!
+export const atOf = (rows: Rows<unknown>, row: number): number => rows.floats[(row << 2) | 3]!
 
 /** The handle of the element in `row` now. */
 export const handleOf = (rows: Rows<unknown>, row: number): number =>
-  (rows.ints[8 * row + 2]! & 67108863) * 134217728 + row // GEN_MASK, 2^27
+  (rows.ints[(row << 3) | 2]! & 67108863) * 134217728 + row // GEN_MASK, 2^27
 
 /**
  * The row of a handle if the handle is the current one of an element row (linked, free,
@@ -163,25 +163,25 @@ export const handleOf = (rows: Rows<unknown>, row: number): number =>
 export const rowOfHandle = (rows: Rows<unknown>, handle: unknown): number => {
   if (typeof handle !== 'number') return -1
   const row = handle & 134217727 // 2^27 - 1
-  return row < rows.used && handle - row === (rows.ints[8 * row + 2]! & 335544319) * 134217728 ? row : -1 // GEN_MASK | HEAD
+  return row < rows.used && handle - row === (rows.ints[(row << 3) | 2]! & 335544319) * 134217728 ? row : -1 // GEN_MASK | HEAD
 }
 
-export const isLinked = (rows: Rows<unknown>, row: number): boolean => rows.ints[8 * row + 1] !== -1 // UNLINKED
+export const isLinked = (rows: Rows<unknown>, row: number): boolean => rows.ints[(row << 3) | 1] !== -1 // UNLINKED
 
-export const isHead = (rows: Rows<unknown>, row: number): boolean => (rows.ints[8 * row + 2]! & 268435456) !== 0 // HEAD
+export const isHead = (rows: Rows<unknown>, row: number): boolean => (rows.ints[(row << 3) | 2]! & 268435456) !== 0 // HEAD
 
 /** The level of a head row's slot, or `NO_LEVEL` for the due list. */
-export const levelOfHead = (rows: Rows<unknown>, head: number): number => rows.ints[8 * head + 2]! & 255
+export const levelOfHead = (rows: Rows<unknown>, head: number): number => rows.ints[(head << 3) | 2]! & 255
 
-export const slotOfHead = (rows: Rows<unknown>, head: number): number => rows.ints[8 * head + 3]!
+export const slotOfHead = (rows: Rows<unknown>, head: number): number => rows.ints[(head << 3) | 3]!
 
 /** Whether the row keeps its element's value itself, as an integer. */
 export const isValueInRow = (rows: Rows<unknown>, row: number): boolean =>
-  (rows.ints[8 * row + 2]! & 1073741824) !== 0 // IN_ROW
+  (rows.ints[(row << 3) | 2]! & 1073741824) !== 0 // IN_ROW
 
 /** The value of the element in `row`. */
 export const valueOf = <A>(rows: Rows<A>, row: number): A =>
-  isValueInRow(rows, row) ? (rows.ints[8 * row + 3]! as A) : (rows.values[row] as A)
+  isValueInRow(rows, row) ? (rows.ints[(row << 3) | 3]! as A) : (rows.values[row] as A)
 
 // Handing out and taking back rows.
 
@@ -195,8 +195,8 @@ export const takeHeads = (rows: Rows<unknown>, count: number, level: number, fir
   rows.used += count
   for (let i = 0; i < count; i++) {
     const head = first + i
-    rows.ints[8 * head + 2] = 268435456 | level // HEAD
-    rows.ints[8 * head + 3] = firstSlot + i
+    rows.ints[(head << 3) | 2] = 268435456 | level // HEAD
+    rows.ints[(head << 3) | 3] = firstSlot + i
     resetHead(rows, head)
   }
   return first
@@ -208,11 +208,19 @@ export const takeHeads = (rows: Rows<unknown>, count: number, level: number, fir
  */
 export const resetHead = (rows: Rows<unknown>, head: number): void => {
   const ints = rows.ints
-  ints[8 * head] = head
-  ints[8 * head + 1] = head
-  ints[8 * head + 2] = ints[8 * head + 2]! & ~134217728 // SORTED
-  rows.floats[4 * head + 2] = Infinity
+  ints[head << 3] = head
+  ints[(head << 3) | 1] = head
+  ints[(head << 3) | 2] = ints[(head << 3) | 2]! & ~134217728 // SORTED
+  rows.floats[(head << 2) | 2] = Infinity
 }
+
+/**
+ * Whether a value is kept in its row: a 32-bit integer, but not -0, which `|` takes for
+ * one and the row would give back as 0. (`Object.is` would say so in a call V8 does not
+ * inline.)
+ */
+export const fitsInRow = (value: unknown): value is number =>
+  typeof value === 'number' && (value | 0) === value && (value !== 0 || 1 / value > 0)
 
 /**
  * Takes a row for a new element and fills it; the caller links it. Reuses the last row
@@ -222,14 +230,13 @@ export const allocate = <A>(rows: Rows<A>, key: number, at: number, value: A): n
   let row = rows.freeHead
   if (row === -1) row = takeUnusedRow(rows)
   const ints = rows.ints
-  rows.freeHead = ints[8 * row]!
+  rows.freeHead = ints[row << 3]!
   const floats = rows.floats
-  floats[4 * row + 2] = key
-  floats[4 * row + 3] = at
-  // `Object.is` keeps -0 out: it is a 32-bit integer to `|`, not to the caller.
-  if (typeof value === 'number' && Object.is(value | 0, value)) {
-    ints[8 * row + 3] = value
-    ints[8 * row + 2] = ints[8 * row + 2]! | 1073741824 // IN_ROW
+  floats[(row << 2) | 2] = key
+  floats[(row << 2) | 3] = at
+  if (fitsInRow(value)) {
+    ints[(row << 3) | 3] = value
+    ints[(row << 3) | 2] = ints[(row << 3) | 2]! | 1073741824 // IN_ROW
   } else keepValue(rows, row, value)
   return row
 }
@@ -241,8 +248,8 @@ export const allocate = <A>(rows: Rows<A>, key: number, at: number, value: A): n
 const takeUnusedRow = (rows: Rows<unknown>): number => {
   if (rows.used === rows.capacity) grow(rows, rows.used + 1)
   const row = rows.used++
-  rows.ints[8 * row] = -1
-  rows.ints[8 * row + 2] = rows.salt
+  rows.ints[row << 3] = -1
+  rows.ints[(row << 3) | 2] = rows.salt
   return row
 }
 
@@ -256,16 +263,16 @@ const keepValue = <A>(rows: Rows<A>, row: number, value: A): void => {
 /** Returns an unlinked row to the pool; its handle is dead from now on. */
 export const release = (rows: Rows<unknown>, row: number): void => {
   const ints = rows.ints
-  const word = ints[8 * row + 2]!
+  const word = ints[(row << 3) | 2]!
   if ((word & 1073741824) === 0) rows.values[row] = undefined // IN_ROW
-  ints[8 * row + 1] = -1 // UNLINKED
+  ints[(row << 3) | 1] = -1 // UNLINKED
   // Masking drops IN_ROW and MAY_BE_LEAST too. A row whose every generation has been
   // handed out is retired rather than let an old handle come back to life.
   const gen = (word + 1) & 67108863 // GEN_MASK
-  ints[8 * row + 2] = gen
-  if (gen === rows.salt) ints[8 * row] = -1
+  ints[(row << 3) | 2] = gen
+  if (gen === rows.salt) ints[row << 3] = -1
   else {
-    ints[8 * row] = rows.freeHead
+    ints[row << 3] = rows.freeHead
     rows.freeHead = row
   }
 }
@@ -273,7 +280,7 @@ export const release = (rows: Rows<unknown>, row: number): void => {
 /** @internal For tests: makes the next release of `row` its last, as after 2^26 - 1 reuses. */
 export const ageRow = (rows: Rows<unknown>, row: number): void => {
   const ints = rows.ints
-  ints[8 * row + 2] = (ints[8 * row + 2]! & ~67108863) | ((rows.salt - 1) & 67108863)
+  ints[(row << 3) | 2] = (ints[(row << 3) | 2]! & ~67108863) | ((rows.salt - 1) & 67108863)
 }
 
 /** Grows the pool to hold at least `count` rows. */
@@ -301,11 +308,11 @@ const newBuffer = (capacity: number): { ints: Int32Array; floats: Float64Array }
 /** Appends `row` at the end of the circular list whose head is `head`, keeping no least key. */
 export const linkLast = (rows: Rows<unknown>, head: number, row: number): void => {
   const ints = rows.ints
-  const last = ints[8 * head + 1]!
-  ints[8 * last] = row
-  ints[8 * row + 1] = last
-  ints[8 * row] = head
-  ints[8 * head + 1] = row
+  const last = ints[(head << 3) | 1]!
+  ints[last << 3] = row
+  ints[(row << 3) | 1] = last
+  ints[row << 3] = head
+  ints[(head << 3) | 1] = row
 }
 
 /**
@@ -315,32 +322,32 @@ export const linkLast = (rows: Rows<unknown>, head: number, row: number): void =
  * least key, or the new row does). Mostly neither happens, and the test is all it costs.
  */
 export const noteLinked = (rows: Rows<unknown>, head: number, row: number, key: number): void => {
-  if (key < rows.floats[4 * head + 2]! || (rows.ints[8 * head + 2]! & 134217728) !== 0) updateHead(rows, head, row, key) // SORTED
+  if (key < rows.floats[(head << 2) | 2]! || (rows.ints[(head << 3) | 2]! & 134217728) !== 0) updateHead(rows, head, row, key) // SORTED
 }
 
 const updateHead = (rows: Rows<unknown>, head: number, row: number, key: number): void => {
   const floats = rows.floats
   const ints = rows.ints
-  if (key < floats[4 * head + 2]!) {
-    floats[4 * head + 2] = key
+  if (key < floats[(head << 2) | 2]!) {
+    floats[(head << 2) | 2] = key
     markMayBeLeast(rows, row)
   }
-  const word = ints[8 * head + 2]!
+  const word = ints[(head << 3) | 2]!
   if ((word & 134217728) !== 0) { // SORTED
-    if (key >= floats[4 * head + 3]!) floats[4 * head + 3] = key
-    else ints[8 * head + 2] = word & ~134217728
+    if (key >= floats[(head << 2) | 3]!) floats[(head << 2) | 3] = key
+    else ints[(head << 3) | 2] = word & ~134217728
   }
 }
 
 /** The least key on the list at `head` (above level 0): +Infinity if it is empty, NaN if not known. */
-export const leastKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[4 * head + 2]!
+export const leastKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[(head << 2) | 2]!
 
 /** The greatest key on the sorted list at `head`. */
-export const greatestKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[4 * head + 3]!
+export const greatestKeyOf = (rows: Rows<unknown>, head: number): number => rows.floats[(head << 2) | 3]!
 
 /** Whether the list at `head` is sorted by key (see {@link sortList}). */
 export const isSorted = (rows: Rows<unknown>, head: number): boolean =>
-  (rows.ints[8 * head + 2]! & 134217728) !== 0 // SORTED
+  (rows.ints[(head << 3) | 2]! & 134217728) !== 0 // SORTED
 
 /**
  * After removing a marked row from the list at `head`: the least key is unknown if the
@@ -349,19 +356,19 @@ export const isSorted = (rows: Rows<unknown>, head: number): boolean =>
 export const forgetLeastKey = (rows: Rows<unknown>, head: number, removedKey: number): void => {
   if (isSorted(rows, head)) {
     const first = nextOf(rows, head)
-    rows.floats[4 * head + 2] = keyOf(rows, first)
+    rows.floats[(head << 2) | 2] = keyOf(rows, first)
     markMayBeLeast(rows, first)
-  } else if (leastKeyOf(rows, head) === removedKey) rows.floats[4 * head + 2] = NaN
+  } else if (leastKeyOf(rows, head) === removedKey) rows.floats[(head << 2) | 2] = NaN
 }
 
 /** Marks a row whose removal may take its list's least key away. */
 export const markMayBeLeast = (rows: Rows<unknown>, row: number): void => {
-  rows.ints[8 * row + 2] = rows.ints[8 * row + 2]! | 536870912 // MAY_BE_LEAST
+  rows.ints[(row << 3) | 2] = rows.ints[(row << 3) | 2]! | 536870912 // MAY_BE_LEAST
 }
 
 /** Whether a row is marked with {@link markMayBeLeast} (since it was last freed). */
 export const mayBeLeast = (rows: Rows<unknown>, row: number): boolean =>
-  (rows.ints[8 * row + 2]! & 536870912) !== 0 // MAY_BE_LEAST
+  (rows.ints[(row << 3) | 2]! & 536870912) !== 0 // MAY_BE_LEAST
 
 /**
  * Sorts the non-empty list at `head` by key, keeping the order of equal keys, and returns
@@ -373,19 +380,19 @@ export const sortList = (rows: Rows<unknown>, head: number): number => {
   const list: number[] = []
   for (let row = nextOf(rows, head); row !== head; row = nextOf(rows, row)) list.push(row)
   const floats = rows.floats
-  list.sort((a, b) => floats[4 * a + 2]! - floats[4 * b + 2]!)
+  list.sort((a, b) => floats[(a << 2) | 2]! - floats[(b << 2) | 2]!)
   const ints = rows.ints
   let last = head
   for (const row of list) {
-    ints[8 * last] = row
-    ints[8 * row + 1] = last
+    ints[last << 3] = row
+    ints[(row << 3) | 1] = last
     last = row
   }
-  ints[8 * last] = head
-  ints[8 * head + 1] = last
-  floats[4 * head + 2] = keyOf(rows, list[0]!)
-  floats[4 * head + 3] = keyOf(rows, last)
-  ints[8 * head + 2] = ints[8 * head + 2]! | 134217728 // SORTED
+  ints[last << 3] = head
+  ints[(head << 3) | 1] = last
+  floats[(head << 2) | 2] = keyOf(rows, list[0]!)
+  floats[(head << 2) | 3] = keyOf(rows, last)
+  ints[(head << 3) | 2] = ints[(head << 3) | 2]! | 134217728 // SORTED
   markMayBeLeast(rows, list[0]!)
   return list.length
 }
@@ -396,13 +403,13 @@ export const sortList = (rows: Rows<unknown>, head: number): number => {
  */
 export const spliceToEnd = (rows: Rows<unknown>, from: number, to: number): void => {
   const ints = rows.ints
-  const first = ints[8 * from]!
-  const last = ints[8 * from + 1]!
-  const tail = ints[8 * to + 1]!
-  ints[8 * tail] = first
-  ints[8 * first + 1] = tail
-  ints[8 * last] = to
-  ints[8 * to + 1] = last
-  ints[8 * from] = from
-  ints[8 * from + 1] = from
+  const first = ints[from << 3]!
+  const last = ints[(from << 3) | 1]!
+  const tail = ints[(to << 3) | 1]!
+  ints[tail << 3] = first
+  ints[(first << 3) | 1] = tail
+  ints[last << 3] = to
+  ints[(to << 3) | 1] = last
+  ints[from << 3] = from
+  ints[(from << 3) | 1] = from
 }

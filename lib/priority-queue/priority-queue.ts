@@ -135,6 +135,8 @@ export class PriorityQueue<A> {
   /** @internal */ declare readonly keysPerSlot: Float64Array
   /** @internal */ declare readonly slotsPerKey: Float64Array
   /** @internal */ declare readonly lastKey: Float64Array
+  /** @internal */ declare quick0: number
+  /** @internal */ declare quick1: number
   /** @internal */ declare readonly occupied: Int32Array
   /** @internal */ declare readonly firstWord: Int32Array
   /** @internal */ declare readonly occupiedSlots: Int32Array
@@ -288,15 +290,15 @@ export const levelBits = (pq: PriorityQueue<unknown>): LevelBits.LevelBits => pq
  */
 const detach = (pq: PriorityQueue<unknown>, row: number): void => {
   const ints = pq.ints
-  const before = ints[8 * row + 1]!
-  const after = ints[8 * row]!
-  ints[8 * before] = after
-  ints[8 * after + 1] = before
+  const before = ints[(row << 3) | 1]!
+  const after = ints[row << 3]!
+  ints[before << 3] = after
+  ints[(after << 3) | 1] = before
   if (row === pq.aheadRow) pq.aheadRow = after
   if (row === pq.aheadBack) pq.aheadBack = before
   // The head row is always on its own list, so a list left with one row is empty.
   if (before === after) emptied(pq, before)
-  else if ((ints[8 * row + 2]! & 536870912) !== 0) forgetLeastKey(pq, pq.floats[4 * row + 2]!) // MAY_BE_LEAST
+  else if ((ints[(row << 3) | 2]! & 536870912) !== 0) forgetLeastKey(pq, pq.floats[(row << 2) | 2]!) // MAY_BE_LEAST
 }
 
 /** Clears the bit of a slot whose list just became empty, and resets its head above level 0 (the due list has neither). */
@@ -365,7 +367,7 @@ const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): num
  */
 export const remove = <A>(pq: PriorityQueue<A>, elt: Elt<A>): void => {
   const row = rowOfHandle(pq, elt)
-  if (row === -1 || pq.ints[8 * row + 1] === -1) notFound(pq, 'remove', elt) // UNLINKED
+  if (row === -1 || pq.ints[(row << 3) | 1] === -1) notFound(pq, 'remove', elt) // UNLINKED
   detach(pq, row)
   release(pq, row)
   pq.length--
@@ -377,8 +379,8 @@ export const changeWithAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number, 
   if (!isValidKey(pq, key)) keyOutOfRange(pq, 'change', key)
   if (isLinked(pq, row)) detach(pq, row)
   else pq.length++ // the element whose handler is running goes back into the queue
-  pq.floats[4 * row + 2] = key
-  pq.floats[4 * row + 3] = at
+  pq.floats[(row << 2) | 2] = key
+  pq.floats[(row << 2) | 3] = at
   place(pq, row, key)
 }
 
@@ -466,8 +468,8 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
   const head = headOf(pq, level, slot)
   markEmpty(pq, level, slot)
   const ints = pq.ints
-  let front = ints[8 * head]!
-  let back = ints[8 * head + 1]!
+  let front = ints[head << 3]!
+  let back = ints[(head << 3) | 1]!
   let fronts = 0
   let backs = 0
   for (;;) {
@@ -476,15 +478,39 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     if (front === back) break
     if (backs === fromBack.length) fromBack = grown(fromBack)
     fromBack[backs++] = back
-    front = ints[8 * front]!
+    front = ints[front << 3]!
     if (front === back) break
-    back = ints[8 * back + 1]!
+    back = ints[(back << 3) | 1]!
   }
   resetHead(pq, head)
-  // Placing may grow the pool: each row's key is read afresh.
+  // Most rows land at level 0, linked here as `linkAt` would: `place` is a call a row,
+  // as V8 does not inline it here. Placing may grow the pool, so the arrays are read
+  // afresh after it.
+  const lastKey0 = pq.lastKey[0]!
+  const mask0 = pq.slotMask[0]!
+  let rows = pq.ints
+  let floats = pq.floats
   for (let i = 0, n = fronts + backs; i < n; i++) {
     const row = i < fronts ? fromFront[i]! : fromBack[n - 1 - i]!
-    place(pq, row, pq.floats[4 * row + 2]!)
+    const key = floats[(row << 2) | 2]!
+    const slot = key & mask0
+    const first = pq.headBase[slot >>> 5]! // level 0's words come first
+    if (key <= lastKey0 && first !== 0) {
+      const at = first + (slot & 31)
+      const last = rows[(at << 3) | 1]!
+      if (last === at) {
+        pq.occupied[slot >>> 5] = pq.occupied[slot >>> 5]! | (1 << (slot & 31))
+        pq.occupiedSlots[0]!++
+      }
+      rows[last << 3] = row
+      rows[(row << 3) | 1] = last
+      rows[row << 3] = at
+      rows[(at << 3) | 1] = row
+    } else {
+      place(pq, row, key)
+      rows = pq.ints
+      floats = pq.floats
+    }
   }
 }
 
@@ -573,8 +599,8 @@ const readAhead = (pq: PriorityQueue<unknown>): void => {
     return
   }
   const back = pq.aheadBack
-  const afterFront = ints[8 * front]!
-  const beforeBack = ints[8 * back + 1]!
+  const afterFront = ints[front << 3]!
+  const beforeBack = ints[(back << 3) | 1]!
   // Once the two ends meet, every row between has been read.
   if (front === back || afterFront === back) pq.aheadRow = head
   else {
@@ -589,8 +615,8 @@ const startReadingAhead = (pq: PriorityQueue<unknown>): void => {
   const slot = slotOf(pq, 1, next)
   const head = next <= pq.lastKey[1]! && isOccupied(pq, 1, slot) ? headOf(pq, 1, slot) : 0
   pq.aheadHead = head
-  pq.aheadBack = head === 0 ? 0 : pq.ints[8 * head + 1]!
-  pq.aheadRow = head === 0 ? 0 : pq.ints[8 * head]!
+  pq.aheadBack = head === 0 ? 0 : pq.ints[(head << 3) | 1]!
+  pq.aheadRow = head === 0 ? 0 : pq.ints[head << 3]!
 }
 
 /**
@@ -635,13 +661,13 @@ const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void =
   // `pq.ints` is read afresh after every handler: one that adds may grow the pool.
   for (let row = pq.ints[0]!; row !== 0; row = pq.ints[0]!) { // DUE_HEAD
     const ints = pq.ints
-    const after = ints[8 * row]!
+    const after = ints[row << 3]!
     ints[0] = after
-    ints[8 * after + 1] = 0
-    ints[8 * row + 1] = -1 // UNLINKED
+    ints[(after << 3) | 1] = 0
+    ints[(row << 3) | 1] = -1 // UNLINKED
     pq.length--
     pq.firingRow = row
-    const gen = ints[8 * row + 2]! & 67108863 // GEN_MASK
+    const gen = ints[(row << 3) | 2]! & 67108863 // GEN_MASK
     try {
       handle((gen * 134217728 + row) as Elt<A>) // 2^27
     } catch (e) {
@@ -651,7 +677,7 @@ const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void =
       }
     }
     // Still out of the queue and not freed by a remove after a change: its handle dies.
-    if (pq.ints[8 * row + 1] === -1 && (pq.ints[8 * row + 2]! & 67108863) === gen) release(pq, row)
+    if (pq.ints[(row << 3) | 1] === -1 && (pq.ints[(row << 3) | 2]! & 67108863) === gen) release(pq, row)
   }
   pq.firingRow = -1 // NO_ROW
   pq.firing = false

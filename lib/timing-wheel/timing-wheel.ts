@@ -33,6 +33,7 @@ import {
   leastKeyAtLevel0,
   minKeyOr,
   noteLinked,
+  fitsInRow,
   changeWithAt,
   eltAt,
   eltKeyAs,
@@ -330,50 +331,51 @@ const checkAlarmIntervalNum = (t: TimingWheel<unknown>, k: number, what: string)
  */
 export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   const q = t.queue
-  // Most alarms take the quick path: their key is the plain quotient (`exactQuotient`)
-  // and lies at level 0 or 1 below the top, their value is a 32-bit integer, and a freed
-  // row and the slot's head are at hand. It does what `keyOfAlarmTime` and `insert` do
-  // (see `pool.ts` and `levels.ts` for the rows and levels), in this one function: down
-  // the general way, each call V8's inlining budget leaves (and the handle boxed for its
-  // return) is paid per alarm, and which calls it leaves depends on what ran before.
-  // Calling `intervalNumWithin` or `linkAt` here instead counted 6% to 8% more
-  // instructions an add and a remove (`bench/instructions.ts addRemove --warm`).
-  if (typeof at === 'number' && t.exactQuotient && typeof value === 'number' && Object.is(value | 0, value) && q.freeHead !== -1) {
-    const key = Math.floor((at - t.start) * t.perPrecision)
-    const lastKey = q.lastKey
-    if (key >= q.minAllowedKey && key <= lastKey[1]! && q.top > 1 && key <= t.maxIntervalNum) {
-      const level = key <= lastKey[0]! ? 0 : 1
-      const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[1]!) & q.slotMask[1]!
-      const w = q.firstWord[level]! + (slot >>> 5)
-      const first = q.headBase[w]!
-      if (first !== 0) {
-        const ints = q.ints
-        const row = q.freeHead
-        q.freeHead = ints[8 * row]!
-        q.floats[4 * row + 2] = key
-        q.floats[4 * row + 3] = at
-        const word = ints[8 * row + 2]! | 1073741824 // IN_ROW
-        ints[8 * row + 2] = word
-        ints[8 * row + 3] = value
-        const head = first + (slot & 31)
-        const last = ints[8 * head + 1]!
-        if (last === head) {
-          q.occupied[w] = q.occupied[w]! | (1 << (slot & 31))
-          q.occupiedSlots[level]!++
-        }
-        ints[8 * last] = row
-        ints[8 * row + 1] = last
-        ints[8 * row] = head
-        ints[8 * head + 1] = row
-        // `noteLinked`'s own test, here: the call is rare, and V8 would not inline it.
-        if (level === 1 && (key < q.floats[4 * head + 2]! || (ints[8 * head + 2]! & 134217728) !== 0)) noteLinked(q, head, row, key) // SORTED
-        q.length++
-        return ((word & 67108863) * 134217728 + row) as Alarm<A> // GEN_MASK, 2^27
+  const row = q.freeHead
+  // Most alarms take this path: an exact quotient (`start` 0, a power-of-two precision), a
+  // key at level 0 or 1 below the top, a value kept in the row, a freed row and a slot
+  // whose head is taken. It does what `keyOfAlarmTime` and `insert` do (see `pool.ts` and
+  // `levels.ts`) in this one function: down the general way, each call that V8's inlining
+  // budget leaves is paid per alarm, and which calls it leaves depends on what ran before
+  // (calling `allocate` and `linkAt` here counted 8% more instructions an add and a
+  // remove, and 2% more a hold event). `addAnyhow` takes the rest.
+  if (typeof at === 'number' && t.exactQuotient && row !== -1) {
+    const key = Math.floor(at * t.perPrecision)
+    const level = key <= q.quick0 ? 0 : 1
+    const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[1]!) & q.slotMask[1]!
+    const w = q.firstWord[level]! + (slot >>> 5)
+    const first = q.headBase[w]!
+    if (key >= q.minAllowedKey && key <= q.quick1 && key <= t.maxIntervalNum && first !== 0 && fitsInRow(value)) {
+      const ints = q.ints
+      const r = row << 3
+      const h = (first + (slot & 31)) << 3
+      q.freeHead = ints[r]!
+      q.floats[(r >> 1) | 2] = key
+      q.floats[(r >> 1) | 3] = at
+      const word = ints[r | 2]! | 1073741824 // IN_ROW
+      ints[r | 2] = word
+      ints[r | 3] = value
+      const last = ints[h | 1]!
+      if (last << 3 === h) {
+        q.occupied[w] = q.occupied[w]! | (1 << (slot & 31))
+        q.occupiedSlots[level]!++
       }
+      ints[last << 3] = row
+      ints[r | 1] = last
+      ints[r] = h >> 3
+      ints[h | 1] = row
+      // `noteLinked`'s own test, here: the call is rare.
+      if (level === 1 && (key < q.floats[(h >> 1) | 2]! || (ints[h | 2]! & 134217728) !== 0)) noteLinked(q, h >> 3, row, key) // SORTED
+      q.length++
+      return ((word & 67108863) * 134217728 + row) as Alarm<A> // GEN_MASK, 2^27
     }
   }
-  return toAlarm(insert(q, keyOfAlarmTime(t, at, 'add'), at, value))
+  return addAnyhow(t, at, value)
 }
+
+/** {@link add} down the general way. */
+const addAnyhow = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> =>
+  toAlarm(insert(t.queue, keyOfAlarmTime(t, at, 'add'), at, value))
 
 /**
  * `add(t, intervalNumStart(t, k), value)`: an alarm at the start of interval `k`. Throws
@@ -400,17 +402,17 @@ export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => {
     const row = alarm & 134217727 // 2^27 - 1
     const ints = q.ints
     if (row < q.used && row !== q.aheadRow && row !== q.aheadBack) {
-      const word = ints[8 * row + 2]!
-      const before = ints[8 * row + 1]!
-      const after = ints[8 * row]!
+      const word = ints[(row << 3) | 2]!
+      const before = ints[(row << 3) | 1]!
+      const after = ints[row << 3]!
       const gen = (word + 1) & 67108863 // GEN_MASK
       // IN_ROW set, MAY_BE_LEAST and HEAD clear; linked; not left alone with its head.
       if ((word & 1879048192) === 1073741824 && alarm - row === (word & 67108863) * 134217728 && before !== -1 && before !== after && gen !== q.salt) {
-        ints[8 * before] = after
-        ints[8 * after + 1] = before
-        ints[8 * row + 1] = -1 // UNLINKED
-        ints[8 * row + 2] = gen
-        ints[8 * row] = q.freeHead
+        ints[before << 3] = after
+        ints[(after << 3) | 1] = before
+        ints[(row << 3) | 1] = -1 // UNLINKED
+        ints[(row << 3) | 2] = gen
+        ints[row << 3] = q.freeHead
         q.freeHead = row
         q.length--
         return
@@ -471,7 +473,20 @@ export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void =
  */
 export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm), 'Alarm.at')
 /** The value of an alarm in the wheel or of the one whose handler is running; throws `AlarmNotFound` otherwise. */
-export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => eltValueAs(t.queue, toElt(alarm), 'Alarm.value')
+export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => {
+  const q = t.queue
+  // Most handlers ask it: the handle is decoded and checked here as `rowOfHandle` and
+  // `readableRow` do (see `pool.ts`), in one function rather than a chain of six.
+  const row = typeof alarm === 'number' ? alarm & 134217727 : -1 // 2^27 - 1
+  if (row >= 0 && row < q.used) {
+    const ints = q.ints
+    const word = ints[(row << 3) | 2]!
+    if (alarm - row === (word & 335544319) * 134217728 && (ints[(row << 3) | 1] !== -1 || row === q.firingRow)) { // GEN_MASK | HEAD, 2^27
+      return ((word & 1073741824) !== 0 ? ints[(row << 3) | 3] : q.values[row]) as A // IN_ROW
+    }
+  }
+  return eltValueAs(q, toElt(alarm), 'Alarm.value')
+}
 /** The number of the interval of an alarm's time; throws as {@link alarmValue}. */
 export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number =>
   eltKeyAs(t.queue, toElt(alarm), 'Alarm.intervalNum')
