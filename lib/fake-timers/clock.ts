@@ -27,6 +27,7 @@
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
+import { withAccessors } from '../sim/accessors.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
 import * as TimerTable from '../sim/timer-table.js'
@@ -237,33 +238,8 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       return BigInt(seconds) * 1_000_000_000n + BigInt(nanos)
     }
   }
-  const clock: Clock = {
-    get now() {
-      return nowOf(f)
-    },
-    set now(now: number) {
-      // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
-      // would come closer, these are due at elapsed times and keep their distance.
-      core.refNow = now - (core.elapsed - core.refElapsed)
-    },
-    get loopLimit() {
-      return core.loopLimit
-    },
-    set loopLimit(limit: number) {
-      core.loopLimit = limit
-    },
-    get isNearInfiniteLimit() {
-      return f.nearLimit
-    },
-    get tickMode() {
-      return f.tickMode
-    },
+  const clock: Clock = withAccessors<Clock, 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'>({
     Date: ClockDateClass,
-    get timers() {
-      const timers = new Map<number, TimerDescription>()
-      for (const [, timer] of TimerTable.entries(core.timers)) timers.set(timer.id, describe(f, timer))
-      return timers
-    },
     setTimeout: (callback, delay, ...args) =>
       handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined)),
     clearTimeout: (id) => clearTimer(f, id, 'Timeout'),
@@ -323,7 +299,31 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       pending.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
       return pending.map((timer) => describe(f, timer))
     },
-  }
+  }, {
+    now: {
+      get: () => nowOf(f),
+      // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
+      // would come closer, these are due at elapsed times and keep their distance.
+      set: (now) => {
+        core.refNow = now - (core.elapsed - core.refElapsed)
+      },
+    },
+    loopLimit: {
+      get: () => core.loopLimit,
+      set: (limit) => {
+        core.loopLimit = limit
+      },
+    },
+    isNearInfiniteLimit: { get: () => f.nearLimit },
+    tickMode: { get: () => f.tickMode },
+    timers: {
+      get: () => {
+        const timers = new Map<number, TimerDescription>()
+        for (const [, timer] of TimerTable.entries(core.timers)) timers.set(timer.id, describe(f, timer))
+        return timers
+      },
+    },
+  })
   if (host.present.Intl && host.NativeIntl !== undefined) {
     ;(clock as { Intl?: unknown }).Intl = createIntl(host.NativeIntl, clock)
   }

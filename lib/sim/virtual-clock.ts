@@ -41,6 +41,7 @@
  * due no later than some timer still counted, so the outcome is the same.
  */
 import { TimingWheelError } from '../errors.js'
+import { withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
 import { TimerHandle, type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
@@ -630,16 +631,7 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     stacks: new WeakMap(),
     methods: [],
   }
-  const clock: VirtualClock = {
-    get now() {
-      return nowOf(c)
-    },
-    get loopLimit() {
-      return c.loopLimit
-    },
-    set loopLimit(limit: number) {
-      c.loopLimit = limit
-    },
+  const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit'>({
     performance: { now: () => performanceNow(c) },
     setTimeout: (callback, delay, ...args) => {
       checkCallback(callback)
@@ -684,7 +676,15 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
       c.installation = undefined
       installation?.restore()
     },
-  }
+  }, {
+    now: { get: () => nowOf(c) },
+    loopLimit: {
+      get: () => c.loopLimit,
+      set: (limit) => {
+        c.loopLimit = limit
+      },
+    },
+  })
   c.methods = Object.keys(clock)
   states.set(clock, c)
   return clock

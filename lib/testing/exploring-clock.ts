@@ -28,6 +28,7 @@
  */
 import { TimingWheelError, show } from '../errors.js'
 import * as PQ from '../priority-queue/priority-queue.js'
+import { withAccessors } from '../sim/accessors.js'
 import * as Coerce from '../sim/coercion.js'
 import { TimerHandle, type TimerId, hostReturnsObjects } from '../sim/handle.js'
 import * as Install from '../sim/install.js'
@@ -319,10 +320,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
 
   const realMacrotask = (): Promise<void> => new Promise((resolve) => realLater(resolve))
 
-  const clock: ExploringClock = {
-    get now() {
-      return start + elapsed
-    },
+  const clock: ExploringClock = withAccessors<ExploringClock, 'now'>({
     loopLimit,
     performance: { now: () => elapsed + nanos / 1e6 },
     setTimeout: (callback, delay, ...args) => schedule('Timeout', callback, Coerce.coerceDelay(delay), 0, args),
@@ -396,7 +394,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     },
     describe: () => describeRun(group.some((r) => r.departed) ? [...kept, ...group] : kept),
     plan,
-  }
+  }, { now: { get: () => start + elapsed } })
   return clock
 }
 
