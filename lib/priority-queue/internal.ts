@@ -20,4 +20,4 @@ export {
   isFiring,
   nameAs,
 } from './priority-queue.js'
-export { fitsInRow, noteLinked } from './pool.js'
+export { fitsInRow, noteLinked, takeUnusedRow } from './pool.js'

@@ -245,7 +245,7 @@ export const allocate = <A>(rows: Rows<A>, key: number, at: number, value: A): n
  * Hands out a row never used before, at its first generation, growing the pool if it is
  * full. Its `next` is -1, so taking it leaves the free list empty.
  */
-const takeUnusedRow = (rows: Rows<unknown>): number => {
+export const takeUnusedRow = (rows: Rows<unknown>): number => {
   if (rows.used === rows.capacity) grow(rows, rows.used + 1)
   const row = rows.used++
   rows.ints[row << 3] = -1

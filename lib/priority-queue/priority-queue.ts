@@ -563,9 +563,20 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
   } else collectAcrossBlocks(pq, target)
 }
 
-/** {@link collectDue} past the end of level 0's block: slots above move down on the way. */
+/**
+ * {@link collectDue} past the end of level 0's block: slots above move down on the way.
+ * Below the top, level 0's occupied slots are collected a bitmap word at a time up to the
+ * end of its block, which moves the next slot down; the search skips what is empty.
+ */
 const collectAcrossBlocks = (pq: PriorityQueue<unknown>, target: number): void => {
   while (pq.minAllowedKey < target) {
+    if (pq.top > 0 && pq.occupiedSlots[0] !== 0) {
+      const end = pq.lastKey[0]!
+      const mask = pq.slotMask[0]!
+      collectLevel0(pq, pq.minAllowedKey & mask, Math.min(target - 1, end) & mask)
+      moveMinAllowedKey(pq, Math.min(target, end + 1))
+      continue
+    }
     const found = firstOccupiedBelow(pq, target)
     if (found === NOT_FOUND) break
     const level = found & 63

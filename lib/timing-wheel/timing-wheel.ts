@@ -34,6 +34,7 @@ import {
   minKeyOr,
   noteLinked,
   fitsInRow,
+  takeUnusedRow,
   changeWithAt,
   eltAt,
   eltKeyAs,
@@ -331,21 +332,22 @@ const checkAlarmIntervalNum = (t: TimingWheel<unknown>, k: number, what: string)
  */
 export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   const q = t.queue
-  const row = q.freeHead
   // Most alarms take this path: an exact quotient (`start` 0, a power-of-two precision), a
-  // key at level 0 or 1 below the top, a value kept in the row, a freed row and a slot
-  // whose head is taken. It does what `keyOfAlarmTime` and `insert` do (see `pool.ts` and
+  // key at level 0 or 1 below the top, a value kept in the row and a slot whose head is
+  // taken. It does what `keyOfAlarmTime` and `insert` do (see `pool.ts` and
   // `levels.ts`) in this one function: down the general way, each call that V8's inlining
   // budget leaves is paid per alarm, and which calls it leaves depends on what ran before
   // (calling `allocate` and `linkAt` here counted 8% more instructions an add and a
   // remove, and 2% more a hold event). `addAnyhow` takes the rest.
-  if (typeof at === 'number' && t.exactQuotient && row !== -1) {
+  if (typeof at === 'number' && t.exactQuotient) {
     const key = Math.floor(at * t.perPrecision)
     const level = key <= q.quick0 ? 0 : 1
     const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[1]!) & q.slotMask[1]!
     const w = q.firstWord[level]! + (slot >>> 5)
     const first = q.headBase[w]!
     if (key >= q.minAllowedKey && key <= q.quick1 && key <= t.maxIntervalNum && first !== 0 && fitsInRow(value)) {
+      // The last row freed, likely still in cache, or a row never used (which may grow the pool).
+      const row = q.freeHead !== -1 ? q.freeHead : takeUnusedRow(q)
       const ints = q.ints
       const r = row << 3
       const h = (first + (slot & 31)) << 3
