@@ -16,7 +16,8 @@
  * callgrind, which is slower; V8 names its code in `/tmp/perf-PID.map`), the same
  * difference taken per function: what a function's line counts includes what V8 inlined
  * into it. Run it on the tsc build of the profiling recipe in `README.md`, where functions
- * keep their names.
+ * keep their names, and cold: V8 puts new code where it freed old code, and the map keeps
+ * both, so after `--warm`'s loads some instructions are charged to code long gone.
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'

@@ -467,7 +467,7 @@ let fromBack: Int32Array = new Int32Array(1024)
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
   const head = headOf(pq, level, slot)
   markEmpty(pq, level, slot)
-  const ints = pq.ints
+  let ints = pq.ints
   let front = ints[head << 3]!
   let back = ints[(head << 3) | 1]!
   let fronts = 0
@@ -488,7 +488,6 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
   // afresh after it.
   const lastKey0 = pq.lastKey[0]!
   const mask0 = pq.slotMask[0]!
-  let rows = pq.ints
   let floats = pq.floats
   for (let i = 0, n = fronts + backs; i < n; i++) {
     const row = i < fronts ? fromFront[i]! : fromBack[n - 1 - i]!
@@ -496,19 +495,19 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     const slot = key & mask0
     const first = pq.headBase[slot >>> 5]! // level 0's words come first
     if (key <= lastKey0 && first !== 0) {
-      const at = first + (slot & 31)
-      const last = rows[(at << 3) | 1]!
-      if (last === at) {
+      const into = first + (slot & 31)
+      const last = ints[(into << 3) | 1]!
+      if (last === into) {
         pq.occupied[slot >>> 5] = pq.occupied[slot >>> 5]! | (1 << (slot & 31))
         pq.occupiedSlots[0]!++
       }
-      rows[last << 3] = row
-      rows[(row << 3) | 1] = last
-      rows[row << 3] = at
-      rows[(at << 3) | 1] = row
+      ints[last << 3] = row
+      ints[(row << 3) | 1] = last
+      ints[row << 3] = into
+      ints[(into << 3) | 1] = row
     } else {
       place(pq, row, key)
-      rows = pq.ints
+      ints = pq.ints
       floats = pq.floats
     }
   }
