@@ -1022,6 +1022,8 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   check(pq.maxAllowedKey >= guaranteed, `maxAllowedKey ${pq.maxAllowedKey} < ${guaranteed}`)
   const ranges = levelRanges(pq)
   ranges.forEach(([, high], level) => check(pq.lastKey[level] === high, `lastKey of level ${level}`))
+  const more = pq.top > 1
+  check(pq.quick0 === (more ? pq.lastKey[0] : -1) && pq.quick1 === (more ? pq.lastKey[1] : -1), `quick0 ${pq.quick0}, quick1 ${pq.quick1}`)
   ranges.forEach(([low, high], level) => {
     const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
     check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)
