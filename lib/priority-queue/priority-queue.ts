@@ -42,6 +42,7 @@ import {
   firstSlotInUse,
   headOf,
   isOccupied,
+  linkAt,
   lastSlotBelow,
   levelOf,
   markEmpty,
@@ -467,7 +468,7 @@ let fromBack: Int32Array = new Int32Array(1024)
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
   const head = headOf(pq, level, slot)
   markEmpty(pq, level, slot)
-  let ints = pq.ints
+  const ints = pq.ints
   let front = ints[head << 3]!
   let back = ints[(head << 3) | 1]!
   let fronts = 0
@@ -483,33 +484,16 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     back = ints[(back << 3) | 1]!
   }
   resetHead(pq, head)
-  // Most rows land at level 0, linked here as `linkAt` would: `place` is a call a row,
-  // as V8 does not inline it here. Placing may grow the pool, so the arrays are read
-  // afresh after it.
+  // Most rows land at level 0, linked by `linkAt` directly: through `place` it was a call
+  // a row, as V8 does not inline `place` here. Placing may grow the pool, so each row's
+  // key is read afresh.
   const lastKey0 = pq.lastKey[0]!
   const mask0 = pq.slotMask[0]!
-  let floats = pq.floats
   for (let i = 0, n = fronts + backs; i < n; i++) {
     const row = i < fronts ? fromFront[i]! : fromBack[n - 1 - i]!
-    const key = floats[(row << 2) | 2]!
-    const slot = key & mask0
-    const first = pq.headBase[slot >>> 5]! // level 0's words come first
-    if (key <= lastKey0 && first !== 0) {
-      const into = first + (slot & 31)
-      const last = ints[(into << 3) | 1]!
-      if (last === into) {
-        pq.occupied[slot >>> 5] = pq.occupied[slot >>> 5]! | (1 << (slot & 31))
-        pq.occupiedSlots[0]!++
-      }
-      ints[last << 3] = row
-      ints[(row << 3) | 1] = last
-      ints[row << 3] = into
-      ints[(into << 3) | 1] = row
-    } else {
-      place(pq, row, key)
-      ints = pq.ints
-      floats = pq.floats
-    }
+    const key = pq.floats[(row << 2) | 2]!
+    if (key <= lastKey0) linkAt(pq, 0, key & mask0, row)
+    else place(pq, row, key)
   }
 }
 
