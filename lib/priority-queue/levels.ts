@@ -51,6 +51,15 @@ export interface Levels {
    */
   quick0: number
   quick1: number
+  /**
+   * `slotMask[0]`, `slotMask[1]`, `slotsPerKey[1]` and `firstWord[1]` as plain numbers (0
+   * with one level), for the same reason: each typed array a function reads costs it a
+   * map check and a bounds check per read.
+   */
+  readonly mask0: number
+  readonly mask1: number
+  readonly perKey1: number
+  readonly word1: number
   /** Occupancy bitmaps, one bit a slot, level `i` from word `firstWord[i]`. */
   readonly occupied: Int32Array
   readonly firstWord: Int32Array
@@ -94,6 +103,10 @@ export const initLevels = (
   levels.lastKey = new Float64Array(count).fill(-1) // below any minimum: `setMinimum` fills it
   levels.quick0 = -1
   levels.quick1 = -1
+  levels.mask0 = levels.slotMask[0]!
+  levels.mask1 = count > 1 ? levels.slotMask[1]! : 0
+  levels.perKey1 = count > 1 ? levels.slotsPerKey[1]! : 0
+  levels.word1 = count > 1 ? firstWord[1]! : 0
   levels.occupied = new Int32Array(words)
   levels.firstWord = firstWord
   levels.occupiedSlots = new Int32Array(count)

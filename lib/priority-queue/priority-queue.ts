@@ -138,6 +138,10 @@ export class PriorityQueue<A> {
   /** @internal */ declare readonly lastKey: Float64Array
   /** @internal */ declare quick0: number
   /** @internal */ declare quick1: number
+  /** @internal */ declare readonly mask0: number
+  /** @internal */ declare readonly mask1: number
+  /** @internal */ declare readonly perKey1: number
+  /** @internal */ declare readonly word1: number
   /** @internal */ declare readonly occupied: Int32Array
   /** @internal */ declare readonly firstWord: Int32Array
   /** @internal */ declare readonly occupiedSlots: Int32Array
@@ -452,55 +456,27 @@ const moveBlocks = (pq: PriorityQueue<unknown>, old: number, t: number): void =>
 }
 
 /**
- * Rows of a slot being moved down, from its front and from its back (see
- * {@link moveSlotDown}); shared by every queue, as moving a slot calls no user code.
- */
-let fromFront: Int32Array = new Int32Array(1024)
-let fromBack: Int32Array = new Int32Array(1024)
-
-/**
  * Empties an occupied slot and places each of its elements again, in order, relative to
- * `m`. Its rows are in random places in the pool, so reaching each is a cache miss, and
- * along one chain of links each miss waits for the last. The walk follows two chains at
- * once, `next` from the front and `prev` from the back, so that two misses are in flight,
- * then places the rows in list order.
+ * `m`. Its rows are in random places in the pool, so reaching each is a cache miss, each
+ * after the one before: `readAhead` has brought most of them into cache by now. Most rows
+ * land at level 0 and are linked there by `linkAt`, which V8 inlines (`place` it does not:
+ * a call a row). Placing may take heads and grow the pool, so the rows are read afresh.
  */
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
   const head = headOf(pq, level, slot)
   markEmpty(pq, level, slot)
-  const ints = pq.ints
-  let front = ints[head << 3]!
-  let back = ints[(head << 3) | 1]!
-  let fronts = 0
-  let backs = 0
-  for (;;) {
-    if (fronts === fromFront.length) fromFront = grown(fromFront)
-    fromFront[fronts++] = front
-    if (front === back) break
-    if (backs === fromBack.length) fromBack = grown(fromBack)
-    fromBack[backs++] = back
-    front = ints[front << 3]!
-    if (front === back) break
-    back = ints[(back << 3) | 1]!
-  }
+  let row = pq.ints[head << 3]!
   resetHead(pq, head)
-  // Most rows land at level 0, linked by `linkAt` directly: through `place` it was a call
-  // a row, as V8 does not inline `place` here. Placing may grow the pool, so each row's
-  // key is read afresh.
   const lastKey0 = pq.lastKey[0]!
-  const mask0 = pq.slotMask[0]!
-  for (let i = 0, n = fronts + backs; i < n; i++) {
-    const row = i < fronts ? fromFront[i]! : fromBack[n - 1 - i]!
+  const mask0 = pq.mask0
+  // The last row's `next` is still `head`, which no row moving down is linked to.
+  while (row !== head) {
+    const next = pq.ints[row << 3]!
     const key = pq.floats[(row << 2) | 2]!
     if (key <= lastKey0) linkAt(pq, 0, key & mask0, row)
     else place(pq, row, key)
+    row = next
   }
-}
-
-const grown = (rows: Int32Array): Int32Array => {
-  const bigger = new Int32Array(2 * rows.length)
-  bigger.set(rows)
-  return bigger
 }
 
 /**
@@ -764,8 +740,14 @@ const minRow = (pq: PriorityQueue<unknown>): number => {
  */
 const firstLevel0Slot = (pq: PriorityQueue<unknown>): number => {
   if (pq.occupiedSlots[0] === 0 || pq.top === 0) return -1
-  const mask = pq.slotMask[0]!
-  return nextOccupied(pq, 0, pq.minAllowedKey & mask, mask)
+  // `nextOccupied` for level 0, whose words come first, with no end to check: every
+  // occupied slot is at or after m's (46 fewer instructions a hold event, which asks at each).
+  const occupied = pq.occupied
+  const from = pq.minAllowedKey & pq.mask0
+  let w = from >>> 5
+  let word = occupied[w]! & (-1 << (from & 31))
+  while (word === 0) word = occupied[++w]!
+  return (w << 5) + 31 - Math.clz32(word & -word)
 }
 
 /**
@@ -1008,6 +990,11 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   ranges.forEach(([, high], level) => check(pq.lastKey[level] === high, `lastKey of level ${level}`))
   const more = pq.top > 1
   check(pq.quick0 === (more ? pq.lastKey[0] : -1) && pq.quick1 === (more ? pq.lastKey[1] : -1), `quick0 ${pq.quick0}, quick1 ${pq.quick1}`)
+  const many = pq.levelCount > 1
+  check(
+    pq.mask0 === pq.slotMask[0] && pq.mask1 === (many ? pq.slotMask[1] : 0) && pq.perKey1 === (many ? pq.slotsPerKey[1] : 0) && pq.word1 === (many ? pq.firstWord[1] : 0),
+    'mask0, mask1, perKey1 and word1 are level 0 and 1 geometry',
+  )
   ranges.forEach(([low, high], level) => {
     const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
     check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)

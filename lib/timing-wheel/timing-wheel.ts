@@ -342,8 +342,8 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   if (typeof at === 'number' && t.exactQuotient) {
     const key = Math.floor(at * t.perPrecision)
     const level = key <= q.quick0 ? 0 : 1
-    const slot = level === 0 ? key & q.slotMask[0]! : Math.floor(key * q.slotsPerKey[1]!) & q.slotMask[1]!
-    const w = q.firstWord[level]! + (slot >>> 5)
+    const slot = level === 0 ? key & q.mask0 : Math.floor(key * q.perKey1) & q.mask1
+    const w = (level === 0 ? 0 : q.word1) + (slot >>> 5)
     const first = q.headBase[w]!
     if (key >= q.minAllowedKey && key <= q.quick1 && key <= t.maxIntervalNum && first !== 0 && fitsInRow(value)) {
       // The last row freed, likely still in cache, or a row never used (which may grow the pool).
