@@ -159,7 +159,7 @@ export const levelOf = (levels: Levels, key: number): number => {
  * double modulo 2^32, which is exact for integers below 2^53.
  */
 export const slotOf = (levels: Levels, level: number, key: number): number =>
-  level === 0 ? key & levels.slotMask[0]! : Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
+  level === 0 ? key & levels.mask0 : Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
 
 /**
  * Links `row`, whose key is `key`, at the end of its slot, marking the slot occupied.
@@ -167,7 +167,7 @@ export const slotOf = (levels: Levels, level: number, key: number): number =>
  */
 export const place = (q: Levels & Rows<unknown>, row: number, key: number): void => {
   const lastKey = q.lastKey
-  if (key <= lastKey[0]!) linkAt(q, 0, key & q.slotMask[0]!, row)
+  if (key <= lastKey[0]!) linkAt(q, 0, key & q.mask0, row)
   else placeAbove(q, row, key)
 }
 

@@ -515,7 +515,7 @@ const collectDue = (pq: PriorityQueue<unknown>, target: number): void => {
   // Most advances stay within level 0's block (below the top): there each slot holds one
   // key, in key order, so the due elements are the occupied slots before target's.
   if (target <= pq.lastKey[0]! && pq.top > 0) {
-    const mask = pq.slotMask[0]!
+    const mask = pq.mask0
     collectLevel0(pq, pq.minAllowedKey & mask, (target - 1) & mask)
     pq.minAllowedKey = target
     readAhead(pq)
@@ -531,7 +531,7 @@ const collectAcrossBlocks = (pq: PriorityQueue<unknown>, target: number): void =
   while (pq.minAllowedKey < target) {
     if (pq.top > 0 && pq.occupiedSlots[0] !== 0) {
       const end = pq.lastKey[0]!
-      const mask = pq.slotMask[0]!
+      const mask = pq.mask0
       collectLevel0(pq, pq.minAllowedKey & mask, Math.min(target - 1, end) & mask)
       moveMinAllowedKey(pq, Math.min(target, end + 1))
       continue
@@ -786,7 +786,7 @@ export const leastKeyAtLevel0 = (pq: PriorityQueue<unknown>): number => {
   if (pq.ints[0] !== 0) return -1 // DUE_HEAD: something is due
   const slot0 = firstLevel0Slot(pq)
   const m = pq.minAllowedKey
-  return slot0 === -1 ? -1 : m - (m & pq.slotMask[0]!) + slot0
+  return slot0 === -1 ? -1 : m - (m & pq.mask0) + slot0
 }
 
 /** {@link leastKey} when level 0 below the top is empty. */
@@ -991,10 +991,8 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
   const more = pq.top > 1
   check(pq.quick0 === (more ? pq.lastKey[0] : -1) && pq.quick1 === (more ? pq.lastKey[1] : -1), `quick0 ${pq.quick0}, quick1 ${pq.quick1}`)
   const many = pq.levelCount > 1
-  check(
-    pq.mask0 === pq.slotMask[0] && pq.mask1 === (many ? pq.slotMask[1] : 0) && pq.perKey1 === (many ? pq.slotsPerKey[1] : 0) && pq.word1 === (many ? pq.firstWord[1] : 0),
-    'mask0, mask1, perKey1 and word1 are level 0 and 1 geometry',
-  )
+  check(pq.mask0 === pq.slotMask[0] && pq.mask1 === (many ? pq.slotMask[1] : 0), `mask0 ${pq.mask0}, mask1 ${pq.mask1}`)
+  check(pq.perKey1 === (many ? pq.slotsPerKey[1] : 0) && pq.word1 === (many ? pq.firstWord[1] : 0), `perKey1 ${pq.perKey1}, word1 ${pq.word1}`)
   ranges.forEach(([low, high], level) => {
     const expectedLow = level === 0 ? m : ranges[level - 1]![1] + 1
     check(low === expectedLow, `level ${level} starts at ${low}, not ${expectedLow}: a gap or an overlap`)
