@@ -31,6 +31,18 @@ export type TimingWheelErrorCode =
 /**
  * Thrown (or returned in a `Left`) for every misuse of the package.
  *
+ * What counts, at every entry of the wheel and the queue, checked before anything changes:
+ *
+ * - A time or key is a primitive finite `number`: strings, booleans, `null`, arrays,
+ *   boxed numbers, objects with `valueOf`, bigints and symbols are never coerced.
+ * - A handle is exactly one the structure handed out and has not retired: a fraction, a
+ *   negative, a non-number, another wheel's or one from before a `clear` is
+ *   `AlarmNotFound`. A row is retired after its 2^26 generations, so a handle never comes
+ *   back.
+ * - A handler is a function. A configuration passes one validation, shared by `create`,
+ *   `Config.decode`, the snapshot codec and `ReferenceWheel`; extreme precisions and starts
+ *   (`1e308`, a start of `-1e308`) are refused at once with what would work.
+ *
  * @example
  * try { PriorityQueue.add(pq, -1, 'x') } catch (e) {
  *   if (e instanceof TimingWheelError && e.code === 'TimeOutOfRange') { ... }
