@@ -49,7 +49,7 @@ const play = (load: Load, name: string, n: number, warm: boolean): void => {
 const self = fileURLToPath(import.meta.url)
 /** This file run again in a child, through tsx when it is the TypeScript source. */
 const childArgs = (args: readonly string[], nodeFlags: readonly string[]): string[] =>
-  [process.execPath, '--single-threaded', ...nodeFlags, ...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--child', ...args]
+  [process.execPath, '--single-threaded', '--random-seed=7', '--hash-seed=7', ...nodeFlags, ...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--child', ...args]
 
 const valgrind = (tool: readonly string[], args: readonly string[], nodeFlags: readonly string[] = []): ReturnType<typeof spawnSync> => {
   const r = spawnSync('valgrind', [...tool, ...childArgs(args, nodeFlags)], { encoding: 'utf8' })

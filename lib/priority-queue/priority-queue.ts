@@ -1080,7 +1080,8 @@ export const invariant = (pq: PriorityQueue<unknown>): void => {
 
   const free = new Set<number>()
   for (let row = pq.freeHead; row !== NO_ROW; row = nextOf(pq, row)) {
-    check(!isHead(pq, row) && row < pq.used, `free row ${row}`)
+    // `add` reads a free row's word as its generation.
+    check(!isHead(pq, row) && row < pq.used && pq.ints[(row << 3) | 2] === genOf(pq, row), `free row ${row}`)
     check(!seen.has(row) && !free.has(row) && prevOf(pq, row) === UNLINKED, `free row ${row} is in use or loops`)
     free.add(row)
   }

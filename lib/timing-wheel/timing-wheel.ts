@@ -342,7 +342,8 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   if (typeof at === 'number' && t.exactQuotient) {
     const key = Math.floor(at * t.perPrecision)
     const level = key <= q.quick0 ? 0 : 1
-    const slot = level === 0 ? key & q.mask0 : Math.floor(key * q.perKey1) & q.mask1
+    // `&` truncates the quotient, exact as slots per key is a power of two: no `Math.floor`.
+    const slot = level === 0 ? key & q.mask0 : (key * q.perKey1) & q.mask1
     const w = (level === 0 ? 0 : q.word1) + (slot >>> 5)
     const first = q.headBase[w]!
     if (key >= q.minAllowedKey && key <= q.quick1 && key <= t.maxIntervalNum && first !== 0 && fitsInRow(value)) {
@@ -354,8 +355,8 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
       q.freeHead = ints[r]!
       q.floats[(r >> 1) | 2] = key
       q.floats[(r >> 1) | 3] = at
-      const word = ints[r | 2]! | 1073741824 // IN_ROW
-      ints[r | 2] = word
+      const gen = ints[r | 2]! // a free row's word: its generation, no flag set
+      ints[r | 2] = gen | 1073741824 // IN_ROW
       ints[r | 3] = value
       const last = ints[h | 1]!
       if (last << 3 === h) {
@@ -369,7 +370,7 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
       // `noteLinked`'s own test, here: the call is rare.
       if (level === 1 && (key < q.floats[(h >> 1) | 2]! || (ints[h | 2]! & 134217728) !== 0)) noteLinked(q, h >> 3, row, key) // SORTED
       q.length++
-      return ((word & 67108863) * 134217728 + row) as Alarm<A> // GEN_MASK, 2^27
+      return (gen * 134217728 + row) as Alarm<A> // 2^27
     }
   }
   return toAlarm(insert(q, keyOfAlarmTime(t, at, 'add'), at, value))
