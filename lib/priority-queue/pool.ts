@@ -45,7 +45,8 @@
  * Invariants:
  * - an element row holding an element has `prev >= 0`, and `generation * 2^27 + row` is
  *   its handle;
- * - a free row has `prev === UNLINKED` and sits on the free list through `next`;
+ * - a free row has `prev === UNLINKED`, its word is its generation alone (no flag), and it
+ *   sits on the free list through `next`;
  * - the one row whose handler is running has `prev === UNLINKED` and is on no list;
  * - a retired row has `prev === UNLINKED`, is on no list, and its generation is the salt;
  * - a head row has the `HEAD` flag and is always linked (on its own list when empty);
