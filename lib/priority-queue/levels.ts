@@ -156,10 +156,12 @@ export const levelOf = (levels: Levels, key: number): number => {
 
 /**
  * The slot of `key` at `level`: bits `[B(level-1), B(level))` of the key. `&` takes a
- * double modulo 2^32, which is exact for integers below 2^53.
+ * double modulo 2^32, which is exact for integers below 2^53, after truncating it, which
+ * for a key (never negative) is its floor: the quotient by a power of two is exact, so it
+ * needs no `Math.floor`.
  */
 export const slotOf = (levels: Levels, level: number, key: number): number =>
-  level === 0 ? key & levels.mask0 : Math.floor(key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
+  level === 0 ? key & levels.mask0 : (key * levels.slotsPerKey[level]!) & levels.slotMask[level]!
 
 /**
  * Links `row`, whose key is `key`, at the end of its slot, marking the slot occupied.
@@ -176,7 +178,7 @@ const placeAbove = (q: Levels & Rows<unknown>, row: number, key: number): void =
   const lastKey = q.lastKey
   let level = 1
   while (key > lastKey[level]!) level++
-  noteLinked(q, linkAt(q, level, Math.floor(key * q.slotsPerKey[level]!) & q.slotMask[level]!, row), row, key)
+  noteLinked(q, linkAt(q, level, slotOf(q, level, key), row), row, key)
 }
 
 /** Links `row` at the end of a slot, marking the slot occupied, and returns the slot's head. */

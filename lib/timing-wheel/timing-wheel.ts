@@ -342,7 +342,7 @@ export const add = <A>(t: TimingWheel<A>, at: number, value: A): Alarm<A> => {
   if (typeof at === 'number' && t.exactQuotient) {
     const key = Math.floor(at * t.perPrecision)
     const level = key <= q.quick0 ? 0 : 1
-    // `&` truncates the quotient, exact as slots per key is a power of two: no `Math.floor`.
+    // `slotOf` (see `levels.ts`), with level 0's and 1's geometry from plain fields.
     const slot = level === 0 ? key & q.mask0 : (key * q.perKey1) & q.mask1
     const w = (level === 0 ? 0 : q.word1) + (slot >>> 5)
     const first = q.headBase[w]!
