@@ -6,6 +6,13 @@
  * variants, `hrtime`, `performance`, idle callbacks, tick modes, and Node's `timers`
  * and `timers/promises` when installed on the process's global.
  *
+ * Where these clocks deliberately differ from fake-timers: `refresh()` puts the timer after
+ * every timer already due at its new time, as Node does (fake-timers can fire timers out of
+ * order); a non-finite `tick`, `jump` or `tickAsync` amount throws a `TypeError` and a
+ * non-finite start or system time a `RangeError` (fake-timers computes with `NaN`); setting
+ * `clock.now` moves the wall clock as `setSystemTime` does; `uninstall()` and `clock.timers`
+ * list timers in firing order; `Temporal` and `scheduler.postTask` are not faked.
+ *
  * @example
  * import FakeTimers from 'timing-wheel/fake-timers'
  * const clock = FakeTimers.install({ now: Date.UTC(2024, 0, 1) })

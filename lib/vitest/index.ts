@@ -4,6 +4,21 @@
  * top of a test file), it installs a `timing-wheel/fake-timers` clock before each test and
  * uninstalls it after, and returns the current test's clock.
  *
+ * What to call for each of Vitest's timer functions:
+ *
+ * | Vitest | `useVirtualClock` |
+ * | --- | --- |
+ * | `vi.useFakeTimers(opts)` / `vi.useRealTimers()` | `const clock = useVirtualClock(opts)` in the suite |
+ * | `vi.advanceTimersByTime(ms)` / `...Async` | `clock().tick(ms)` / `await clock().tickAsync(ms)` |
+ * | `vi.advanceTimersToNextTimer()` / `...Async` | `clock().next()` / `await clock().nextAsync()` |
+ * | `vi.runAllTimers()` / `...Async` | `clock().runAll()` / `await clock().runAllAsync()` |
+ * | `vi.runOnlyPendingTimers()` / `...Async` | `clock().runToLast()` / `await clock().runToLastAsync()` |
+ * | `vi.advanceTimersToNextFrame()` | `clock().runToFrame()` |
+ * | `vi.runAllTicks()` | `clock().runMicrotasks()` |
+ * | `vi.setSystemTime(t)` / `vi.getMockedSystemTime()` | `clock().setSystemTime(t)` / `new Date(clock().now)` |
+ * | `vi.getTimerCount()` / `vi.clearAllTimers()` | `clock().countTimers()` / `clock().reset()` |
+ * | `vi.isFakeTimers()` | true inside a test of the suite |
+ *
  * @example
  * import { expect, it } from 'vitest'
  * import { useVirtualClock } from 'timing-wheel/vitest'
