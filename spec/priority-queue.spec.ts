@@ -395,3 +395,32 @@ describe('moving the next slot down', () => {
     )
   })
 })
+
+describe('moving a slot down', () => {
+  it('keeps a slot of any length whole and in order, walked from both ends', () => {
+    // With levels [3, 3, 3], keys 8 to 63 sit at level 1 and 64 to 511 at level 2; equal
+    // keys share a slot, so a slot of n elements moves down n rows, odd or even, past the
+    // room the queue keeps for the back half. What fires is the stable sort by key.
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 8, max: 200 }), { minLength: 1, maxLength: 120 }), (keys) => {
+        const pq = PriorityQueue.create<number>({ levelBits: [3, 3, 3] })
+        keys.forEach((key, i) => PriorityQueue.add(pq, key, i))
+        const fired: number[] = []
+        for (let m = 1; m <= 201; m++) {
+          PriorityQueue.increaseMinAllowedKey(pq, m, (e) => fired.push(Elt.value(pq, e)))
+          PriorityQueue.invariant(pq)
+        }
+        expect(fired).toEqual(keys.map((key, i) => [key, i] as const).sort((a, b) => a[0] - b[0]).map(([, i]) => i))
+      }),
+    )
+  })
+
+  it('moves a slot of thousands down in order and keeps no large buffer after', () => {
+    const pq = PriorityQueue.create<number>({ levelBits: [4, 4] })
+    const keys = Array.from({ length: 20_000 }, (_, i) => 16 + ((i * 7919) % 16))
+    keys.forEach((key, i) => PriorityQueue.add(pq, key, i))
+    expect(drain(pq, 32)).toEqual(keys.map((key, i) => [key, i] as const).sort((a, b) => a[0] - b[0]).map(([, i]) => i))
+    PriorityQueue.invariant(pq)
+    expect((pq as unknown as { moving: Int32Array }).moving.length).toBeLessThanOrEqual(4096)
+  })
+})
