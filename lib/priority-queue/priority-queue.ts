@@ -461,10 +461,11 @@ const moveBlocks = (pq: PriorityQueue<unknown>, old: number, t: number): void =>
  * Empties an occupied slot and places each of its elements again, in order, relative to
  * `m`. Its rows are in random places in the pool, so reaching each is a cache miss, each
  * after the one before. The list is walked from both ends at once, two misses in flight
- * rather than one (18% off the spread load): the front half is placed as it is reached,
- * the back half kept in `moving` and placed after it, last row last. `readAhead` has
- * brought most rows into cache by now where the minimum moves one key at a time. Placing
- * may take heads and grow the pool, so the rows are read afresh.
+ * rather than one, and the front half is placed as it is reached, so that the placing
+ * overlaps them (7% to 15% off the spread load); the back half is kept in `moving` and
+ * placed after it, last row last. `readAhead` has brought most rows into cache by now where
+ * the minimum moves one key at a time. Placing may take heads and grow the pool, so the
+ * rows are read afresh.
  */
 const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): void => {
   const head = headOf(pq, level, slot)
