@@ -10,6 +10,10 @@ const drain = <A>(pq: PriorityQueue.PriorityQueue<A>, key: number): A[] => {
   return out
 }
 
+/** The indices of `keys` in the order a queue removes them: by key, ties in the order added. */
+const removalOrder = (keys: readonly number[]): number[] =>
+  keys.map((key, i) => [key, i] as const).sort((a, b) => a[0] - b[0]).map(([, i]) => i)
+
 describe('PriorityQueue.create', () => {
   it('starts empty at key 0 with the default level bits', () => {
     const pq = PriorityQueue.create<string>()
@@ -410,7 +414,7 @@ describe('moving a slot down', () => {
           PriorityQueue.increaseMinAllowedKey(pq, m, (e) => fired.push(Elt.value(pq, e)))
           PriorityQueue.invariant(pq)
         }
-        expect(fired).toEqual(keys.map((key, i) => [key, i] as const).sort((a, b) => a[0] - b[0]).map(([, i]) => i))
+        expect(fired).toEqual(removalOrder(keys))
       }),
     )
   })
@@ -419,7 +423,7 @@ describe('moving a slot down', () => {
     const pq = PriorityQueue.create<number>({ levelBits: [4, 4] })
     const keys = Array.from({ length: 20_000 }, (_, i) => 16 + ((i * 7919) % 16))
     keys.forEach((key, i) => PriorityQueue.add(pq, key, i))
-    expect(drain(pq, 32)).toEqual(keys.map((key, i) => [key, i] as const).sort((a, b) => a[0] - b[0]).map(([, i]) => i))
+    expect(drain(pq, 32)).toEqual(removalOrder(keys))
     PriorityQueue.invariant(pq)
     expect((pq as unknown as { moving: Int32Array }).moving.length).toBeLessThanOrEqual(4096)
   })

@@ -182,7 +182,7 @@ const placeAbove = (q: Levels & Rows<unknown>, row: number, key: number): void =
 }
 
 /** Links `row` at the end of a slot, marking the slot occupied, and returns the slot's head. */
-export const linkAt = (q: Levels & Rows<unknown>, level: number, slot: number, row: number): number => {
+const linkAt = (q: Levels & Rows<unknown>, level: number, slot: number, row: number): number => {
   const word = q.firstWord[level]! + (slot >>> 5)
   let first = q.headBase[word]!
   if (first === 0) first = takeRunOfHeads(q, level, slot)

@@ -42,7 +42,6 @@ import {
   firstSlotInUse,
   headOf,
   isOccupied,
-  linkAt,
   lastSlotBelow,
   levelOf,
   markEmpty,
@@ -478,7 +477,7 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     const ints = pq.ints
     const afterFront = ints[front << 3]!
     const beforeBack = ints[(back << 3) | 1]!
-    placeMoved(pq, front)
+    place(pq, front, pq.floats[(front << 2) | 2]!)
     if (front === back) break
     if (kept === pq.moving.length) growMoving(pq)
     pq.moving[kept++] = back
@@ -487,19 +486,12 @@ const moveSlotDown = (pq: PriorityQueue<unknown>, level: number, slot: number): 
     back = beforeBack
   }
   const moving = pq.moving
-  while (kept > 0) placeMoved(pq, moving[--kept]!)
+  while (kept > 0) {
+    const row = moving[--kept]!
+    place(pq, row, pq.floats[(row << 2) | 2]!)
+  }
   // A slot of millions leaves no megabytes behind.
   if (moving.length > 4096) pq.moving = new Int32Array(16)
-}
-
-/**
- * Places a row moving down. Most land at level 0 and are linked there by `linkAt`, which
- * V8 inlines (`place` it does not: a call a row).
- */
-const placeMoved = (pq: PriorityQueue<unknown>, row: number): void => {
-  const key = pq.floats[(row << 2) | 2]!
-  if (key <= pq.lastKey[0]!) linkAt(pq, 0, key & pq.mask0, row)
-  else place(pq, row, key)
 }
 
 const growMoving = (pq: PriorityQueue<unknown>): void => {
