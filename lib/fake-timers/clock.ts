@@ -36,6 +36,8 @@ import * as VirtualClock from '../sim/virtual-clock.js'
 import { type ClockDate, createDate } from './date.js'
 import type { Host } from './host.js'
 import { createIntl } from './intl.js'
+import { type AbortHost, fakeAbortSignalTimeout } from './abort-signal.js'
+import { type TemporalLike, createTemporal } from './temporal.js'
 import * as Jobs from './jobs.js'
 import * as Moves from './moves.js'
 import {
@@ -333,6 +335,14 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
     ;(clock as { performance?: unknown }).performance = performance
   }
   if (host.present.hrtime) (clock as { hrtime?: unknown }).hrtime = clockHrtime
+  if (host.present.Temporal) clock['Temporal'] = createTemporal(host.timers.Temporal as TemporalLike, clock, () => core.nanos)
+  if (host.present['AbortSignal.timeout']) {
+    const g = host.global as { AbortController: typeof AbortController; DOMException?: typeof DOMException }
+    clock['AbortSignal.timeout'] = fakeAbortSignalTimeout(
+      { AbortController: g.AbortController, DOMException: g.DOMException, timeout: host.timers['AbortSignal.timeout'] as AbortHost['timeout'] },
+      clock.setTimeout as (callback: () => void, delay: number) => unknown,
+    )
+  }
   if (host.promisifyCustom !== undefined) {
     const custom = host.promisifyCustom
     Object.defineProperty(clock.setTimeout, custom, {

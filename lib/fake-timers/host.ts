@@ -6,6 +6,8 @@
  * between timers; `shouldAdvanceTime` ticks from a real interval).
  */
 
+import { isTemporal } from './temporal.js'
+
 /** Every name `install` can fake, in fake-timers' order. */
 export const fakeableNames = [
   'setTimeout',
@@ -24,6 +26,9 @@ export const fakeableNames = [
   'requestIdleCallback',
   'cancelIdleCallback',
   'Intl',
+  'Temporal',
+  // Beyond fake-timers 15.5: see abort-signal.ts.
+  'AbortSignal.timeout',
 ] as const
 
 /** A name `install` can fake (fake-timers' `FakeMethod`). */
@@ -103,6 +108,8 @@ export const readHost = (global: GlobalObject): Host => {
     requestIdleCallback: isFunction(g['requestIdleCallback']),
     cancelIdleCallback: isFunction(g['cancelIdleCallback']),
     Intl: Boolean(g['Intl']) && typeof g['Intl'] === 'object',
+    Temporal: isTemporal(g['Temporal']),
+    'AbortSignal.timeout': isFunction((g['AbortSignal'] as { timeout?: unknown } | undefined)?.timeout),
   }
   if (g['clearTimeout']) (g['clearTimeout'] as (id: unknown) => void)(probe)
   const NativeDate = g['Date'] as DateConstructor | undefined
@@ -128,6 +135,8 @@ export const readHost = (global: GlobalObject): Host => {
   if (present.requestIdleCallback) timers.requestIdleCallback = g['requestIdleCallback']
   if (present.cancelIdleCallback) timers.cancelIdleCallback = g['cancelIdleCallback']
   if (present.Intl) timers.Intl = NativeIntl
+  if (present.Temporal) timers.Temporal = g['Temporal']
+  if (present['AbortSignal.timeout']) timers['AbortSignal.timeout'] = (g['AbortSignal'] as { timeout: unknown }).timeout
   const later = (g['setImmediate'] ?? g['setTimeout']) as ((f: () => void) => unknown) | undefined
   const setInterval = g['setInterval'] as ((f: () => void, ms: number) => unknown) | undefined
   const clearInterval = g['clearInterval'] as ((id: unknown) => void) | undefined

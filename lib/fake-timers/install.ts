@@ -100,12 +100,15 @@ const performancePrototype = (g: GlobalObject): object | undefined => {
   return undefined
 }
 
-/** fake-timers' `hijackMethod`: puts the clock's `method` on `target`, keeping the original on the clock. */
-const hijack = (target: Bag, method: string, clock: Clock): void => {
-  const fake = clock[method] as Bag
+/**
+ * fake-timers' `hijackMethod`: puts the clock's `name` on `target` as `method`, keeping
+ * the original on the clock as `_${name}` (`name` differs only for `AbortSignal.timeout`).
+ */
+const hijack = (target: Bag, method: string, clock: Clock, name = method): void => {
+  const fake = clock[name] as Bag
   fake['hadOwnProperty'] = Object.hasOwn(target, method)
-  clock[`_${method}`] = target[method]
-  if (method === 'Date' || method === 'Intl') target[method] = fake
+  clock[`_${name}`] = target[method]
+  if (method === 'Date' || method === 'Intl' || method === 'Temporal') target[method] = fake
   else if (method === 'performance') {
     const original = Object.getOwnPropertyDescriptor(target, method)
     if (original?.get && !original.set) {
@@ -114,7 +117,7 @@ const hijack = (target: Bag, method: string, clock: Clock): void => {
     } else target[method] = fake
   } else {
     const forward = function (...args: unknown[]): unknown {
-      return (clock[method] as Fn)(...args)
+      return (clock[name] as Fn)(...args)
     }
     Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
     target[method] = forward
@@ -184,10 +187,14 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0):
       missing(name)
       continue
     }
+    const original = g[name]
     if (name === 'hrtime' || name === 'nextTick') {
       if (process && typeof process[name] === 'function') hijack(process, name, clock)
-    } else hijack(g, name, clock)
-    if (name === 'performance' && perfHooks?.['performance']) {
+    } else if (name === 'AbortSignal.timeout') hijack(g['AbortSignal'] as Bag, 'timeout', clock, name)
+    else hijack(g, name, clock)
+    // Node's shared `perf_hooks.performance` only when it is this global's: a vm context's
+    // own `performance` (jsdom under Vitest's vmThreads) must leave the runner's timing alone.
+    if (name === 'performance' && perfHooks?.['performance'] && perfHooks['performance'] === original) {
       const holder = perfHooks['performance'] as object
       perfNow = { holder, descriptor: Object.getOwnPropertyDescriptor(holder, 'now') }
       Object.defineProperty(holder, 'now', { configurable: true, writable: true, value: clock.performance!.now })
@@ -218,6 +225,7 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0):
     const installed = clock['methods'] as FakeMethod[]
     for (const name of installed) {
       if ((name === 'hrtime' || name === 'nextTick') && process) process[name] = clock[`_${name}`]
+      else if (name === 'AbortSignal.timeout') (g['AbortSignal'] as Bag)['timeout'] = clock[`_${name}`]
       else if (name === 'performance') {
         if (perfNow !== undefined) {
           if (perfNow.descriptor) Object.defineProperty(perfNow.holder, 'now', perfNow.descriptor)

@@ -40,6 +40,8 @@ import { type Clock, type InstallConfig, install } from '../fake-timers/index.js
  * enclosing suite and uninstalls it after; returns a function giving the current one.
  * It throws outside a test, where no clock is installed.
  */
+export { FakeTimers, type FakeTimersConfig, type TimerTickMode } from "./fake-timers.js"
+
 export const useVirtualClock = (config: InstallConfig = {}): (() => Clock) => {
   let clock: Clock | undefined
   beforeEach(() => {
