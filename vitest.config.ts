@@ -3,12 +3,25 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['spec/**/*.spec.ts'],
     // Vitest leaves a core to its main process, which here sits idle: on the 2-core
     // machines CI runs on that is one worker, and the suite's files would run one at a time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'spec', include: ['spec/**/*.spec.ts'] } },
+      {
+        // Tests written for Vitest's own fake timers, run with the one setup line (the built
+        // dist/: npm test builds first) and a fakeTimers config the tests read back.
+        extends: true,
+        test: {
+          name: 'vitest-setup',
+          include: ['spec/vitest-setup/**/*.test.ts'],
+          setupFiles: ['timing-wheel/vitest/setup'],
+          fakeTimers: { loopLimit: 50, shouldClearNativeTimers: true },
+        },
+      },
+    ],
   },
 })

@@ -52,12 +52,24 @@ export class TimingWheelError extends Error {
   /** What kind of misuse it was; branch on this, not on the message. */
   readonly code: TimingWheelErrorCode
 
+  /**
+   * `instanceof` by a brand, not by prototype: the ES build and the CommonJS build each
+   * define this class, and a Jest environment loaded as CommonJS throws what a test that
+   * imported the ES build catches. The brand is keyed by `Symbol.for`, shared by both.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
+  }
+
   constructor(code: TimingWheelErrorCode, message: string) {
     super(`${code}: ${message}`)
     this.name = 'TimingWheelError'
     this.code = code
   }
 }
+
+const brand = Symbol.for('timing-wheel.TimingWheelError')
+Object.defineProperty(TimingWheelError.prototype, brand, { value: true })
 
 /** Renders a value for an error message: numbers exactly, everything else briefly. */
 export const show = (value: unknown): string => {

@@ -5,8 +5,13 @@
  *   Node and to its ES modules for bundlers (the only form they can tree-shake). Published
  *   declarations name `fp-ts/lib/*` instead, so they resolve under every moduleResolution,
  *   `node` (which has no subpath imports) included.
+ * - The JavaScript is printed again by esbuild, without comments: the declarations keep
+ *   every doc comment for editors, and no source maps are shipped, so the package is
+ *   what users run and read (sizes against fake-timers in the CHANGELOG).
  * - dist/cjs holds the same modules as CommonJS, with declarations, for `require` (Node
- *   20.0 to 20.18 cannot require an ES module, and Jest's module system never can).
+ *   20.0 to 20.18 cannot require an ES module, and Jest's module system never can). Built
+ *   for the node platform, so each file ends with the annotation of its export names that
+ *   Node's cjs-module-lexer reads: an `import` of the CommonJS build sees named exports.
  */
 import { transformSync } from 'esbuild'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -30,11 +35,16 @@ for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f)
     writeFileSync(file, declarations)
     write(target, declarations)
   } else if (file.endsWith('.js')) {
-    const code = toFpTsLib(readFileSync(file, 'utf8')).replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n')
+    const source = readFileSync(file, 'utf8')
+    writeFileSync(file, transformSync(source, { format: 'esm', platform: 'node', target: 'es2022', loader: 'js' }).code)
+    const code = toFpTsLib(source)
     // A module exporting a value as 'module.exports' (what Node's require of an ES module
     // returns) is that value when required from the CommonJS build too.
     const own = /as ['"]module\.exports['"]/.test(code) ? `module.exports = module.exports['module.exports']\n` : ''
-    write(target, transformSync(code, { format: 'cjs', target: 'es2022', loader: 'js' }).code + own)
+    let cjsCode = transformSync(code, { format: 'cjs', platform: 'node', target: 'es2022', loader: 'js' }).code
+    // That value is the module itself, so it is no export name of its own.
+    if (own) cjsCode = cjsCode.replace(/^\s*"module\.exports": null,\n/m, '')
+    write(target, cjsCode + own)
   }
 }
 write(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')

@@ -54,7 +54,7 @@ const importGraph = async (specifier: string): Promise<{ files: Set<string>; pac
   const visit = (file: string): void => {
     if (files.has(file)) return
     files.add(file)
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*'([^']+)'/gm)) {
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*["']([^"']+)["']/gm)) {
       if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!))
       else packages.add(spec!.replace(/^#/, '').split('/')[0]!)
     }

@@ -110,3 +110,13 @@ test('tells the clocks apart: a non-finite advance throws on the wheel', () => {
   // (The error comes from the environment's realm, so it is matched by its message.)
   expect(() => jest.advanceTimersByTime(Number.NaN)).toThrow('needs a finite number of milliseconds')
 })
+
+test('tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time', () => {
+  // Jest's fake timers leave AbortSignal.timeout on real time (fake-timers #521).
+  const signal = AbortSignal.timeout(1_000)
+  jest.advanceTimersByTime(999)
+  expect(signal.aborted).toBe(false)
+  jest.advanceTimersByTime(1)
+  expect(signal.aborted).toBe(true)
+  expect(signal.reason.name).toBe('TimeoutError')
+})
