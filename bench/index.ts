@@ -27,6 +27,7 @@ import { wheel } from './adapters/wheel.js'
 import { canMeasureMemory } from './drivers.js'
 import { render, toJson } from './report.js'
 import { ChecksumMismatch, type Load, allLoads, run } from './runner.js'
+import { renderVitestIdle, runVitestIdle } from './vitest-idle.js'
 import * as Workloads from './workloads.js'
 
 const args = process.argv.slice(2)
@@ -35,12 +36,15 @@ const flag = (name: string): string | undefined => args.find((a) => a.startsWith
 const outDir = fileURLToPath(new URL('./out/', import.meta.url))
 const quick = args.includes('--quick')
 const seed = Number(flag('seed') ?? 42)
-const only = flag('only')?.split(',') as Load[] | undefined
+const onlyAll = flag('only')?.split(',')
+// The Vitest row runs Vitest itself (vitest-idle.ts), outside the in-process runner.
+const vitestRow = onlyAll === undefined || onlyAll.includes('vitestIdle')
+const only = onlyAll?.filter((w) => w !== 'vitestIdle') as Load[] | undefined
 const out = flag('out') ?? (quick || only !== undefined ? undefined : `${outDir}results.json`)
 const known = (a: string): boolean => a === '--quick' || ['seed', 'only', 'out'].some((f) => a.startsWith(`--${f}=`))
 const outside = out !== undefined && relative(outDir, resolve(out)).startsWith('..')
 if (!Number.isInteger(seed) || !args.every(known) || (only ?? []).some((w) => !allLoads.includes(w)) || outside) {
-  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=bench/out/FILE] [--only=${allLoads.join(',')}]`)
+  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=bench/out/FILE] [--only=${[...allLoads, 'vitestIdle'].join(',')}]`)
   process.exit(2)
 }
 const command = ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')
@@ -50,7 +54,7 @@ if (!canMeasureMemory()) {
 }
 
 try {
-  const results = await run({
+  const results = only?.length === 0 ? undefined : await run({
     sizes: quick ? Workloads.quick : Workloads.full,
     warmSizes: quick ? Workloads.tiny : Workloads.quick,
     seed,
@@ -62,8 +66,12 @@ try {
     ...(only === undefined ? {} : { loads: only }),
     log: (line) => process.stderr.write(`${line}\n`),
   })
-  console.log(render(results, command))
-  if (out !== undefined) {
+  if (results !== undefined) console.log(render(results, command))
+  if (vitestRow) {
+    const log = (line: string): void => void process.stderr.write(`${line}\n`)
+    console.log(`\n${renderVitestIdle(await runVitestIdle({ timers: 50_000, ticks: quick ? 2 : 20, rounds: quick ? 1 : 5, log }))}`)
+  }
+  if (out !== undefined && results !== undefined) {
     mkdirSync(dirname(out), { recursive: true })
     writeFileSync(out, toJson(results, command, quick ? 'quick' : 'full'))
     console.error(`wrote ${out}`)

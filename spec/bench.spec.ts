@@ -201,3 +201,12 @@ describe('the benchmark at a tiny size', () => {
     await expect(attempt).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--out=bench/out/FILE') })
   })
 })
+
+describe('the Vitest row', () => {
+  it('runs a Vitest test file on the setup and on Vitest’s default, each idling with every timer pending', async () => {
+    const { renderVitestIdle, runVitestIdle } = await import('../bench/vitest-idle.js')
+    const result = await runVitestIdle({ timers: 300, ticks: 2, rounds: 1, log: () => undefined })
+    expect(result.usPerTick.every((us) => us > 0 && Number.isFinite(us))).toBe(true)
+    expect(renderVitestIdle(result)).toContain('| `timing-wheel/vitest/setup` |')
+  })
+})

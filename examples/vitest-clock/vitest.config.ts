@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// The example's own configuration, so that `npm run example:vitest-clock` runs just it.
-export default defineConfig({ test: { include: ['examples/vitest-clock/**/*.test.ts'] } })
+// The one line that moves vi's timers onto the wheel is `setupFiles`; the rest makes
+// `npm run example:vitest-clock` run just this example.
+export default defineConfig({
+  test: { include: ['examples/vitest-clock/**/*.test.ts'], setupFiles: ['timing-wheel/vitest/setup'] },
+})
