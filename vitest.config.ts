@@ -22,6 +22,7 @@ export default defineConfig({
           fakeTimers: { loopLimit: 50, shouldClearNativeTimers: true },
         },
       },
+      },
     ],
   },
 })

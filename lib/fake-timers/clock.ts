@@ -23,7 +23,9 @@
  * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
  *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
  *   rather than hand out internal records in heap order;
- * - `Temporal` and `scheduler.postTask`, which Node 20 lacks, are not faked.
+ * - `scheduler.postTask`, which Node 20 lacks, is not faked;
+ * - `AbortSignal.timeout(ms)`, which fake-timers leaves on real time, is a clock timer
+ *   (`abort-signal.ts`).
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */

@@ -11,7 +11,10 @@
  * order); a non-finite `tick`, `jump` or `tickAsync` amount throws a `TypeError` and a
  * non-finite start or system time a `RangeError` (fake-timers computes with `NaN`); setting
  * `clock.now` moves the wall clock as `setSystemTime` does; `uninstall()` and `clock.timers`
- * list timers in firing order; `Temporal` and `scheduler.postTask` are not faked.
+ * list timers in firing order; `scheduler.postTask` is not faked. Beyond 15.5,
+ * `AbortSignal.timeout(ms)` returns a signal the clock aborts (the name
+ * `'AbortSignal.timeout'` in `toFake` and `toNotFake`); `Temporal.Now` follows the clock
+ * where the global has a `Temporal`, as in 15.5.
  *
  * @example
  * import FakeTimers from 'timing-wheel/fake-timers'

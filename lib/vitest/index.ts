@@ -1,8 +1,9 @@
 /**
- * Vitest inlines its own copy of fake-timers, so `vi.useFakeTimers()` cannot be pointed
- * at the wheel. `useVirtualClock` is the closest thing: called in a `describe` (or at the
- * top of a test file), it installs a `timing-wheel/fake-timers` clock before each test and
- * uninstalls it after, and returns the current test's clock.
+ * Vitest on the wheel. For existing tests, one line of config moves `vi`'s fake timers
+ * onto it: `setupFiles: ['timing-wheel/vitest/setup']` (see `./setup.ts`; the class it
+ * uses is {@link FakeTimers}). For new tests, `useVirtualClock`, called in a `describe`
+ * (or at the top of a test file), installs a `timing-wheel/fake-timers` clock before each
+ * test and uninstalls it after, and returns the current test's clock.
  *
  * What to call for each of Vitest's timer functions:
  *
