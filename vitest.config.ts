@@ -22,7 +22,6 @@ export default defineConfig({
           fakeTimers: { loopLimit: 50, shouldClearNativeTimers: true },
         },
       },
-      },
     ],
   },
 })
