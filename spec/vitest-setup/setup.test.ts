@@ -5,6 +5,7 @@
  * one rule of Vitest's `FakeTimers` (Vitest 4.1, `integrations/mock/timers.ts` and
  * `createVitest()`), or one difference that shows the timers are the wheel's.
  */
+import fc from 'fast-check'
 import { Temporal } from 'temporal-polyfill'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TimerHandle } from 'timing-wheel/sim'
@@ -231,5 +232,66 @@ describe('moveTimers', () => {
     moveTimers(older, '3.2.4')
     expect(Object.keys(older).sort()).toEqual(['advanceTimersByTime', 'useFakeTimers'])
     expect(older.useFakeTimers).not.toBe('v3')
+  })
+})
+
+describe('hostile input', () => {
+  const hostile = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.string(),
+    fc.constantFrom(null, undefined, true, [], {}, () => 1, Symbol('s'), 10n, new Date(Number.NaN), Number.MAX_VALUE),
+  )
+
+  it('a move with any amount moves or throws; either way no timer is lost or fired early', () => {
+    vi.useFakeTimers()
+    fc.assert(
+      fc.property(hostile, (amount) => {
+        vi.clearAllTimers()
+        const start = Date.now()
+        const fired: number[] = []
+        setTimeout(() => fired.push(Date.now() - start), 3_600_000)
+        try {
+          vi.advanceTimersByTime(amount as number)
+        } catch {
+          // Refused: the clock is as it was.
+        }
+        const moved = Date.now() - start
+        expect(moved).toBeGreaterThanOrEqual(0)
+        expect(fired).toEqual(moved >= 3_600_000 ? [3_600_000] : [])
+        expect(vi.getTimerCount()).toBe(moved >= 3_600_000 ? 0 : 1)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('setSystemTime with any value sets a valid date or throws, leaving the mocked time as it was', () => {
+    fc.assert(
+      fc.property(fc.boolean(), hostile, (faking, time) => {
+        vi.useRealTimers()
+        if (faking) vi.useFakeTimers()
+        vi.setSystemTime(0)
+        try {
+          vi.setSystemTime(time as number)
+        } catch {
+          expect(vi.getMockedSystemTime()?.getTime()).toBe(0)
+        }
+        expect(Number.isFinite(vi.getMockedSystemTime()?.getTime())).toBe(true)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('moveTimers takes only a version of a known major, and leaves anything else untouched', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\d{1,3}\.\d\.\d$/)), (version) => {
+        const original = (): string => 'original'
+        const target = { useFakeTimers: original }
+        const known = [3, 4, 5].includes(Number(version.split('.')[0]))
+        if (known) moveTimers(target, version)
+        else expect(() => moveTimers(target, version)).toThrow(`Vitest ${version} is not a version it knows`)
+        expect(target.useFakeTimers === original).toBe(!known)
+      }),
+    )
   })
 })
