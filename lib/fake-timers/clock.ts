@@ -30,6 +30,7 @@
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
 import { withAccessors } from '../sim/accessors.js'
+import type { ScheduleHooks } from '../sim/hooks.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
 import * as TimerTable from '../sim/timer-table.js'
@@ -210,9 +211,10 @@ export interface Clock {
  * clock.setTimeout(() => console.log(clock.now), 10)
  * clock.tick(10) // logs 10
  */
-export const createClock = (host: Host, start?: unknown, loopLimit?: number): Clock => {
+export const createClock = (host: Host, start?: unknown, loopLimit?: number, hooks?: (core: VirtualClock.State) => ScheduleHooks): Clock => {
   const vc = VirtualClock.create({ now: Coerce.epochOf(start), loopLimit: loopLimit || 1000 })
   const core = I.stateOf(vc)!
+  core.hooks = hooks?.(core)
   const ClockDateClass = createDate(host.NativeDate)
   const f: State = {
     host,

@@ -45,6 +45,7 @@ import { withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
 import { TimerHandle, type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
+import type { ScheduleHooks } from './hooks.js'
 import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
@@ -212,6 +213,8 @@ interface State {
   readonly stacks: WeakMap<Timer, Error>
   /** The clock's method names, which a loop error's stack starts after. */
   methods: readonly string[]
+  /** A schedule steering this clock (`hooks.ts`); undefined for FIFO on time. */
+  hooks: ScheduleHooks | undefined
 }
 
 /**
@@ -342,6 +345,7 @@ const addTimer = (
     armSeq: 0,
   }
   if (c.nearLimit) c.stacks.set(timer, new Error())
+  if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
   TimerTable.set(c.timers, key, timer)
   Schedule.add(c.schedule, timer)
   return timer
@@ -358,6 +362,7 @@ const refresh = (c: State, timer: Timer): void => {
   if (TimerTable.get(c.timers, key) === timer) Schedule.remove(c.schedule, timer)
   timer.due = due
   timer.order = c.nextOrder++
+  if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
   TimerTable.set(c.timers, key, timer)
   Schedule.add(c.schedule, timer)
 }
@@ -381,6 +386,7 @@ const clearTimer = (c: State, id: unknown, asked: TimerKind): void => {
  * can clear it), anything else is gone before its callback runs.
  */
 const fire = (c: State, timer: Timer): void => {
+  if (c.hooks !== undefined) c.hooks.firing(timer, c.elapsed)
   if (timer.interval !== undefined) {
     const due = timer.due + timer.interval
     if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
@@ -389,6 +395,7 @@ const fire = (c: State, timer: Timer): void => {
     Schedule.remove(c.schedule, timer)
     timer.due = due
     timer.order = c.nextOrder++
+    if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, true)
     Schedule.add(c.schedule, timer)
   } else {
     TimerTable.remove(c.timers, timer.id - Coerce.firstTimerId)
@@ -630,6 +637,7 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     nearLimit: false,
     stacks: new WeakMap(),
     methods: [],
+    hooks: undefined,
   }
   const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit'>({
     performance: { now: () => performanceNow(c) },

@@ -1,0 +1,246 @@
+/**
+ * An exploring schedule: hooks (`lib/sim/hooks.ts`) that steer a `timing-wheel/fake-timers`
+ * clock through one schedule a runtime allows (`runtime-model.ts`), chosen by a
+ * {@link Chooser}: how long the loop stalls before each batch, and each free order.
+ *
+ * Representation.
+ *
+ * - Every arming gets an {@link Armed} record (the model's {@link Arming}, the timer, the
+ *   stack that armed it) and joins its list: per list key (duration, timeout, immediates),
+ *   the armings in arming order, a head index, and stale entries skipped lazily (a timer
+ *   cleared, fired, refreshed or re-armed is no longer its list's entry).
+ * - `batchAt` is the time of the batch being run. When the clock is about to choose a
+ *   timer and the first pending one is due after `batchAt`, a batch starts: the chooser
+ *   names the stall, every timer due by then is taken out of the clock's schedule and put
+ *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
+ *   then fires them as it fires anything, and an interval re-arms from when it ran.
+ *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
+ * - `runs` keeps every timer that ran, for the departures and for tests.
+ *
+ * Invariants: a pending timer's `due` is never before the due time it was armed with; a
+ * batch's members are all due at its time (immediates put after it, at its time + 1);
+ * the lists hold every pending timer, in arming order.
+ *
+ * Cost: a batch costs its members plus the lists; the FIFO, on-time batch with no choice
+ * to make is not re-filed. Each arming keeps its stack (`new Error()`), for the words.
+ *
+ * @module
+ */
+import * as Schedule from '../sim/schedule.js'
+import type { ScheduleHooks } from '../sim/hooks.js'
+import type { Timer } from '../sim/timer.js'
+import type { State } from '../sim/virtual-clock.js'
+import { type Arming, type Picker, type Runtime, clampedTimeout, orderBatch, rules } from './runtime-model.js'
+
+/** Where the freedom comes from: the plan of a `clockArb` value, or the exhaustive search. */
+export interface Chooser extends Picker {
+  /**
+   * The time the batch runs at, in `[first, last]`, `first` being the first due time;
+   * `dues` are the due times of the other pending timers in `(first, last]`, ascending.
+   */
+  readonly stall: (first: number, last: number, dues: readonly number[]) => number
+}
+
+/** One arming with what it took to describe it. */
+export interface Armed {
+  readonly arming: Arming
+  readonly timer: Timer
+  readonly stack: Error
+  /** The delay as the program passed it (after coercion), for the words. */
+  readonly delay: number | undefined
+}
+
+/** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
+export interface Ran {
+  readonly armed: Armed
+  readonly at: number
+  readonly why: string | undefined
+}
+
+interface List {
+  readonly entries: Armed[]
+  head: number
+}
+
+/** The state of one exploring schedule; the clock's hooks are `hooks`. */
+export interface Exploring {
+  readonly runtime: Runtime
+  readonly runs: Ran[]
+  readonly hooks: ScheduleHooks
+}
+
+/** Node's and browsers' `setTimeout` keep delays of at least 1 ms; fake-timers' 0 at rest runs now. */
+const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number): number => {
+  if (timer.kind === 'Immediate') return -1
+  if (timer.kind === 'AnimationFrame') return -2
+  return runtime === 'browser' ? clampedTimeout(offset, level) : offset
+}
+
+/**
+ * The hooks of an exploring schedule on the clock whose state is `core`, following
+ * `runtime`'s rules with stalls of at most `maxStall` ms, choices from `chooser`.
+ */
+export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser): Exploring => {
+  const lists = new Map<number, List>()
+  const current = new WeakMap<Timer, Armed>()
+  const why = new WeakMap<Armed, string | undefined>()
+  const runs: Ran[] = []
+  let seq = 0
+  let batchAt = -Infinity
+  let firingLevel = 0
+
+  const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined
+
+  const headOf = (l: List): Armed | undefined => {
+    while (l.head < l.entries.length && !live(l.entries[l.head]!)) l.head++
+    if (l.head > 64 && l.head * 2 > l.entries.length) {
+      l.entries.splice(0, l.head)
+      l.head = 0
+    }
+    return l.entries[l.head]
+  }
+
+  const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
+    const level = inCallback ? firingLevel : 0
+    let offset = timer.due - armedAt
+    if (runtime === 'browser' && timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame' && clampedTimeout(offset, level) !== offset) {
+      offset = clampedTimeout(offset, level)
+      timer.due = armedAt + offset
+    }
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 40
+    const stack = new Error()
+    Error.stackTraceLimit = limit
+    const a: Armed = {
+      arming: { seq: seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
+      timer,
+      stack,
+      delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
+    }
+    current.set(timer, a)
+    let l = lists.get(a.arming.list)
+    if (l === undefined) lists.set(a.arming.list, (l = { entries: [], head: 0 }))
+    l.entries.push(a)
+  }
+
+  const firing = (timer: Timer, at: number): void => {
+    const a = current.get(timer)
+    if (a === undefined) return
+    firingLevel = a.arming.nesting
+    runs.push({ armed: a, at, why: why.get(a) })
+  }
+
+  /** Members of each list due by `by`, in arming order (lists with none left out). */
+  const dueBy = (by: number): Armed[][] => {
+    const out: Armed[][] = []
+    for (const l of lists.values()) {
+      if (headOf(l) === undefined) continue
+      const members: Armed[] = []
+      for (let i = l.head; i < l.entries.length; i++) {
+        const a = l.entries[i]!
+        if (!live(a)) continue
+        if (a.timer.due > by) break
+        members.push(a)
+      }
+      if (members.length > 0) out.push(members)
+    }
+    return out
+  }
+
+  const firstDue = (): number => {
+    let first = Infinity
+    for (const l of lists.values()) {
+      const h = headOf(l)
+      if (h !== undefined && h.timer.due < first) first = h.timer.due
+    }
+    return first
+  }
+
+  const fifo = (x: Armed, y: Armed): boolean => {
+    const a = x.timer
+    const b = y.timer
+    if (a.due !== b.due) return a.due < b.due
+    if ((a.kind === 'Immediate') !== (b.kind === 'Immediate')) return a.kind === 'Immediate'
+    return a.order < b.order
+  }
+
+  const choosing = (low: number, high: number): void => {
+    const first = firstDue()
+    if (first === Infinity || first <= batchAt || first > high || first < low) return
+    const last = Math.min(high, first + maxStall)
+    let at = first
+    if (last > first) {
+      const dues: number[] = []
+      for (const members of dueBy(last)) for (const a of members) if (a.timer.due > first) dues.push(a.timer.due)
+      dues.sort((x, y) => x - y)
+      at = Math.max(first, Math.min(last, chooser.stall(first, last, [...new Set(dues)])))
+    }
+    const members = dueBy(at)
+    const placed = orderBatch(runtime, members, fifo, chooser, at + 1 <= high)
+    batchAt = placed.some((p) => p.deferred) ? at + 1 : at
+    // FIFO and on time: the clock's own order already, nothing to move.
+    const flat = members.flat().sort((x, y) => (fifo(x, y) ? -1 : 1))
+    const unchanged = at === first && placed.every((p, i) => p.item === flat[i] && !p.deferred)
+    for (const p of placed) {
+      const a = p.item
+      const overtook = flat.findIndex((x) => x === a) > placed.findIndex((q) => q.item === a)
+      why.set(a, at > a.arming.due ? rules.stall(runtime, at - first) : overtook ? p.why : undefined)
+      if (unchanged) continue
+      Schedule.remove(core.schedule, a.timer)
+      a.timer.due = p.deferred ? at + 1 : at
+      a.timer.order = core.nextOrder++
+      Schedule.add(core.schedule, a.timer)
+    }
+  }
+
+  return { runtime, runs, hooks: { armed, choosing, firing } }
+}
+
+// Words.
+
+const libraryFrame = /[/\\](lib[/\\](sim|fake-timers|testing)|dist[/\\](lib|cjs))[/\\]|node:internal|node_modules[/\\](fast-check|vitest|@vitest|tinypool)[/\\]/
+
+const cwd = `${(globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? ''}/`
+
+/** The first frame of `stack` outside this package's clocks: the line that armed the timer. */
+export const armedWhere = (stack: Error): string => {
+  const frames = (stack.stack ?? '').split('\n').slice(1).map((l) => l.trim().replace(/^at /, ''))
+  const frame = frames.find((f) => !libraryFrame.test(f)) ?? frames[0] ?? 'unknown'
+  return frame.replace(/file:\/\/|\(file:\/\//g, (m) => (m.startsWith('(') ? '(' : '')).replace(cwd, '')
+}
+
+const nameOf = (a: Armed): string => {
+  switch (a.arming.kind) {
+    case 'Immediate':
+      return 'setImmediate'
+    case 'AnimationFrame':
+      return 'requestAnimationFrame'
+    default:
+      return `set${a.arming.kind}(…, ${a.delay ?? 0})`
+  }
+}
+
+/** One timer in words: kind and duration, armed at, due at, ran at, the line that armed it. */
+export const timerWords = (r: Ran): string =>
+  `${nameOf(r.armed)} armed at ${r.armed.arming.armedAt} ms by ${armedWhere(r.armed.stack)}, due at ${r.armed.arming.due} ms, ran at ${r.at} ms`
+
+/**
+ * The departures from FIFO on time in `runs`, in words, each with the rule that allowed
+ * it: every timer that ran late, and every timer that ran before one FIFO runs first.
+ * At most `limit` lines, then a count of the rest.
+ */
+export const departures = (runs: readonly Ran[], limit = 12): string[] => {
+  const out: string[] = []
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i]!
+    const late = r.at - r.armed.arming.due
+    // FIFO would have run a timer pending with r first: armed before r ran and due earlier (or tied, first in order).
+    const overtaken = runs.slice(i + 1).filter((s) => s.armed.arming.armedAt <= r.at && s.armed.arming.due < r.armed.arming.due)
+    if (late === 0 && overtaken.length === 0 && r.why === undefined) continue
+    const parts = [timerWords(r)]
+    if (late > 0) parts.push(`${late} ms late`)
+    for (const s of overtaken.slice(0, 2)) parts.push(`before ${nameOf(s.armed)} armed at ${s.armed.arming.armedAt} ms, due at ${s.armed.arming.due} ms`)
+    out.push(`${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
+  }
+  return out.length > limit ? [...out.slice(0, limit), `… and ${out.length - limit} more`] : out
+}
