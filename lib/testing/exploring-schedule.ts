@@ -88,6 +88,9 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   let seq = 0
   let batchAt = -Infinity
   let firingLevel = 0
+  /** An interval re-armed by the clock before its callback, which Node re-inserts after it. */
+  let rearmed: Armed | undefined
+  let firingTimer: Timer | undefined
 
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined
 
@@ -101,6 +104,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
 
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
+    if (!inCallback) callbackDone()
     const level = inCallback ? firingLevel : 0
     let offset = timer.due - armedAt
     if (runtime === 'browser' && timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame' && clampedTimeout(offset, level) !== offset) {
@@ -111,19 +115,42 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     Error.stackTraceLimit = 40
     const stack = new Error()
     Error.stackTraceLimit = limit
+    const rearm = inCallback && timer === firingTimer && timer.kind === 'Interval'
     const a: Armed = {
-      arming: { seq: seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
+      arming: { seq: rearm ? -1 : seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
       timer,
       stack,
       delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
     }
     current.set(timer, a)
+    if (rearm) rearmed = a
+    else join(a, true)
+  }
+
+  /** `a` joins its list; `filing`: it is not in the clock's schedule yet, so its due time may still move. */
+  const join = (a: Armed, filing: boolean): void => {
     let l = lists.get(a.arming.list)
     if (l === undefined) lists.set(a.arming.list, (l = { entries: [], head: 0 }))
+    // A list runs in arming order: behind immediates put after a batch, a new one waits too.
+    const tail = l.entries[l.entries.length - 1]
+    if (filing && tail !== undefined && live(tail) && tail.timer.due > a.timer.due) a.timer.due = tail.timer.due
     l.entries.push(a)
   }
 
+  /** The callback that ran last has returned: its interval joins its list now, after what the callback armed. */
+  const callbackDone = (): void => {
+    firingTimer = undefined
+    if (rearmed === undefined) return
+    const a = rearmed
+    rearmed = undefined
+    if (current.get(a.timer) !== a) return
+    ;(a.arming as { seq: number }).seq = seq++
+    join(a, false)
+  }
+
   const firing = (timer: Timer, at: number): void => {
+    callbackDone()
+    firingTimer = timer
     const a = current.get(timer)
     if (a === undefined) return
     firingLevel = a.arming.nesting
@@ -165,6 +192,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
 
   const choosing = (low: number, high: number): void => {
+    callbackDone()
     const first = firstDue()
     if (first === Infinity || first <= batchAt || first > high || first < low) return
     const last = Math.min(high, first + maxStall)
