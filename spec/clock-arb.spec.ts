@@ -285,8 +285,6 @@ describe('with the empty plan, the exploring clock is the fake-timers clock (mod
 
 // ---- model-based: every schedule drawn is one the runtime allows ----
 
-type Run = { label: string; at: number; arming: Extract<Event, { type: 'arm' }> }
-
 /**
  * Checks a trace against Node's rules as `runtime-model.ts` states them, from the trace
  * alone: never early; one list per duration in arming order; a batch (runs at one time)
