@@ -158,6 +158,9 @@ interface Sys {
   readonly trace: Event[]
   readonly start: number
   inCallback: boolean
+  /** The nesting level of the callback running (browsers), 0 at rest. */
+  level: number
+  readonly browser: boolean
 }
 
 type Event =
@@ -174,35 +177,42 @@ interface Spec {
 
 const elapsed = (sys: Sys): number => sys.clock.now - sys.start
 
+/** HTML's nesting clamp, restated here: past 5 levels a timeout under 4 ms is 4 ms. */
+const clamp = (sys: Sys, offset: number, parent: number): number => (sys.browser && parent > 5 && offset < 4 ? 4 : offset)
+
 const arm = (sys: Sys, kind: Spec['kind'], delay: number, label: string, then: () => void): unknown => {
   const { clock, trace } = sys
   const armedAt = elapsed(sys)
-  // fake-timers: a 0 ms delay (and an immediate) armed from a callback is 1 ms.
-  const offset = delay === 0 && sys.inCallback ? 1 : delay
+  const parent = sys.inCallback ? sys.level : 0
+  let level = parent + 1
   const period = kind === 'setInterval' ? Math.max(1, delay) : 0
   const callback = (): void => {
     trace.push({ type: 'run', label, at: elapsed(sys) })
     sys.log.push(`${label}@${elapsed(sys)}`)
-    const was = sys.inCallback
+    const was = [sys.inCallback, sys.level] as const
     const from = trace.length
     sys.inCallback = true
+    sys.level = level
     try {
       then()
     } finally {
-      sys.inCallback = was
+      ;[sys.inCallback, sys.level] = was
     }
     if (kind === 'setInterval' && !trace.slice(from).some((e) => e.type === 'clear' && e.label === label)) {
       const at = elapsed(sys)
-      trace.push({ type: 'arm', label, kind: 'interval', list: period, armedAt: at, due: at + period, period })
+      const next = clamp(sys, period, level)
+      level++
+      trace.push({ type: 'arm', label, kind: 'interval', list: next, armedAt: at, due: at + next, period })
     }
   }
   if (kind === 'setImmediate') {
     trace.push({ type: 'arm', label, kind: 'immediate', list: -1, armedAt, due: armedAt + (sys.inCallback ? 1 : 0), period: 0 })
     return clock.setImmediate(callback)
   }
-  const first = kind === 'setInterval' ? Math.max(1, delay) : delay
-  const firstOffset = kind === 'setInterval' ? (first === 0 && sys.inCallback ? 1 : first) : offset
-  trace.push({ type: 'arm', label, kind: kind === 'setInterval' ? 'interval' : 'timeout', list: firstOffset, armedAt, due: armedAt + firstOffset, period })
+  const first = kind === 'setInterval' ? period : delay
+  // fake-timers: a 0 ms delay armed from a callback is 1 ms.
+  const offset = clamp(sys, first === 0 && sys.inCallback ? 1 : first, parent)
+  trace.push({ type: 'arm', label, kind: kind === 'setInterval' ? 'interval' : 'timeout', list: offset, armedAt, due: armedAt + offset, period })
   return clock[kind](callback, first)
 }
 
@@ -233,7 +243,7 @@ const attempt = (sys: Sys, what: string, f: () => unknown): void => {
   sys.log.push(`count ${sys.clock.countTimers()} now ${elapsed(sys)}`)
 }
 
-const newSys = (clock: Sys['clock']): Sys => ({ clock, log: [], handles: [], trace: [], start: clock.now, inCallback: false })
+const newSys = (clock: Sys['clock'], browser = false): Sys => ({ clock, log: [], handles: [], trace: [], start: clock.now, inCallback: false, level: 0, browser })
 
 /**
  * Steps of a program. With `apart`, intervals have periods of 25 ms or more and children
@@ -330,6 +340,41 @@ const nodeAllows = (trace: readonly Event[]): string | undefined => {
   return close()
 }
 
+/**
+ * Checks a trace against the browser's rules: never early; a timer never runs before an
+ * earlier-armed one with an equal or smaller timeout that is still pending; a batch holds
+ * every timer due by its time. The trace's due times carry the nesting clamp.
+ */
+const browserAllows = (trace: readonly Event[]): string | undefined => {
+  const pending = new Map<string, Extract<Event, { type: 'arm' }>>()
+  const seq = new Map<Event, number>()
+  trace.forEach((e, i) => seq.set(e, i))
+  let batch: { at: number; due: Set<Event> } | undefined
+  const close = (): string | undefined => {
+    for (const a of batch?.due ?? []) if (pending.get((a as { label: string }).label) === a) return `${(a as { label: string }).label} left behind by the batch at ${batch!.at}`
+    return undefined
+  }
+  for (const e of trace) {
+    if (e.type === 'arm') pending.set(e.label, e)
+    else if (e.type === 'clear') pending.delete(e.label)
+    else {
+      const a = pending.get(e.label)
+      if (a === undefined) return `${e.label} ran but was not pending`
+      if (e.at < a.due) return `${e.label} ran at ${e.at}, before its due time ${a.due}`
+      for (const b of pending.values()) {
+        if (b !== a && b.kind !== 'immediate' && a.kind !== 'immediate' && b.list <= a.list && seq.get(b)! < seq.get(a)!) return `${e.label} did not wait for ${b.label}`
+      }
+      if (batch === undefined || batch.at !== e.at || (a.kind !== 'immediate' && !batch.due.has(a))) {
+        const left = close()
+        if (left !== undefined) return left
+        batch = { at: e.at, due: new Set([...pending.values()].filter((b) => b.kind !== 'immediate' && b.due <= e.at)) }
+      }
+      pending.delete(e.label)
+    }
+  }
+  return close()
+}
+
 describe('every schedule clockArb draws is one the runtime allows (model-based)', () => {
   it("Node: checked by the rules' own checker", () => {
     fc.assert(
@@ -338,6 +383,19 @@ describe('every schedule clockArb draws is one the runtime allows (model-based)'
         for (const step of steps) step(sys)
         sys.clock.runToLast()
         const verdict = nodeAllows(sys.trace)
+        if (verdict !== undefined) throw new Error(`${verdict}\n${JSON.stringify(sys.trace)}`)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("browsers: checked by the rules' own checker", () => {
+    fc.assert(
+      fc.property(clockArb({ runtime: 'browser', maxStall: 25, loopLimit: 200 }), program(), (clock, steps) => {
+        const sys = newSys(clock, true)
+        for (const step of steps) step(sys)
+        sys.clock.runToLast()
+        const verdict = browserAllows(sys.trace)
         if (verdict !== undefined) throw new Error(`${verdict}\n${JSON.stringify(sys.trace)}`)
       }),
       { numRuns: 300 },
