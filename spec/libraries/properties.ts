@@ -55,7 +55,7 @@ const bottleneckJobs = (clock: ExploringClock, gaps: readonly number[], options:
   let maxRunning = 0
   const done = drive(clock, gaps, (i) => {
     limiter
-      .schedule({ expiration }, async () => {
+      .schedule(expiration === undefined ? {} : { expiration }, async () => {
         starts.push(Date.now())
         order.push(i)
         maxRunning = Math.max(maxRunning, ++running)
