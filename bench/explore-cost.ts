@@ -46,17 +46,18 @@ for (let round = 0; round < 5; round++) {
   const t0 = performance.now()
   const result = exploreSchedules((clock: ExploringClock) => {
     const seen: number[] = []
-    for (let i = 0; i < 4; i++) setTimeout(() => seen.push(i), 10 + 5 * (i % 2))
+    for (let i = 0; i < 6; i++) setTimeout(() => seen.push(i), 10 + 4 * (i % 3))
     setImmediate(() => seen.push(9))
     clock.tick(8)
-    setTimeout(() => seen.push(5), 7)
+    setTimeout(() => seen.push(6), 6)
+    setTimeout(() => seen.push(7), 10)
     clock.tick(50)
-    return seen.length === 6
-  }, { maxStall: 6, maxDepartures: 3 })
+    return seen.length === 9
+  }, { maxStall: 10, maxDepartures: 4 })
   count = result.schedules
   schedules.push((result.schedules / (performance.now() - t0)) * 1000)
 }
 const e = median(explored)
 const p = median(plain)
 console.log(`20-timer property: clockArb ${e.toFixed(0)} runs/s, plain fake-timers clock ${p.toFixed(0)} runs/s (exploring takes ${(p / e).toFixed(2)}x the time)`)
-console.log(`exploreSchedules: ${count} schedules (6 timers, maxStall 6, maxDepartures 3), ${median(schedules).toFixed(0)} schedules/s`)
+console.log(`exploreSchedules: ${count} schedules (9 timers, maxStall 10, maxDepartures 4), ${median(schedules).toFixed(0)} schedules/s`)

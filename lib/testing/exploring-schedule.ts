@@ -112,7 +112,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       timer.due = armedAt + offset
     }
     const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 40
+    Error.stackTraceLimit = 12
     const stack = new Error()
     Error.stackTraceLimit = limit
     const rearm = inCallback && timer === firingTimer && timer.kind === 'Interval'
