@@ -305,7 +305,8 @@ const nodeAllows = (trace: readonly Event[]): string | undefined => {
   const pending = new Map<string, Extract<Event, { type: 'arm' }>>()
   const seq = new Map<Event, number>()
   trace.forEach((e, i) => seq.set(e, i))
-  let batch: { at: number; lists: number[]; heads: number[]; due: Set<Event> } | undefined
+  // A list keeps its place (its expiry) when its head is cleared, until the list runs (Node's unenroll).
+  let batch: { at: number; lists: number[]; heads: number[]; due: Set<Event>; expiry: Map<number, number> } | undefined
   const close = (): string | undefined => {
     for (const a of batch?.due ?? []) if (pending.get((a as { label: string }).label) === a) return `${(a as { label: string }).label} due by ${batch!.at} left behind by the batch at ${batch!.at}`
     return undefined
@@ -323,15 +324,19 @@ const nodeAllows = (trace: readonly Event[]): string | undefined => {
         const left = close()
         if (left !== undefined) return left
         // Everything due by a batch's time runs in it (immediates may go 1 ms after).
-        batch = { at: e.at, lists: [], heads: [], due: new Set([...pending.values()].filter((b) => b.kind !== 'immediate' && b.due <= e.at)) }
+        const due = [...pending.values()].filter((b) => b.kind !== 'immediate' && b.due <= e.at)
+        const expiry = new Map<number, number>()
+        for (const b of due) expiry.set(b.list, Math.min(expiry.get(b.list) ?? Infinity, b.due))
+        batch = { at: e.at, lists: [], heads: [], due: new Set(due), expiry }
       }
       if (a.kind !== 'immediate') {
         if (batch.lists[batch.lists.length - 1] !== a.list) {
           if (batch.lists.includes(a.list)) return `list ${a.list} split in the batch at ${e.at}`
           const head = batch.heads[batch.heads.length - 1]
-          if (head !== undefined && a.due < head) return `list ${a.list} (head due ${a.due}) ran after a list whose head is due ${head}`
+          const expiry = batch.expiry.get(a.list) ?? a.due
+          if (head !== undefined && expiry < head) return `list ${a.list} (head due ${expiry}) ran after a list whose head is due ${head}`
           batch.lists.push(a.list)
-          batch.heads.push(a.due)
+          batch.heads.push(expiry)
         }
       }
       pending.delete(e.label)

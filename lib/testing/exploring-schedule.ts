@@ -26,6 +26,7 @@
  *
  * @module
  */
+import * as PQ from '../priority-queue/priority-queue.js'
 import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import type { Timer } from '../sim/timer.js'
@@ -57,11 +58,6 @@ export interface Ran {
   readonly why: string | undefined
 }
 
-interface List {
-  readonly entries: Armed[]
-  head: number
-}
-
 /** The state of one exploring schedule; the clock's hooks are `hooks`. */
 export interface Exploring {
   readonly runtime: Runtime
@@ -81,7 +77,12 @@ const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number
  * `runtime`'s rules with stalls of at most `maxStall` ms, choices from `chooser`.
  */
 export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser): Exploring => {
-  const lists = new Map<number, List>()
+  // The armings by due time, stale ones dropped when they surface: a timer cleared, fired
+  // or re-armed is no longer its arming's. Equal due times come out in any order; a
+  // batch sorts its members by arming order.
+  const queue = PQ.create<Armed>()
+  /** Each list's armings, the last live one last: a new one may not overtake it. */
+  const tails = new Map<number, Armed[]>()
   const current = new WeakMap<Timer, Armed>()
   const why = new WeakMap<Armed, string | undefined>()
   const runs: Ran[] = []
@@ -91,16 +92,12 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   /** An interval re-armed by the clock before its callback, which Node re-inserts after it. */
   let rearmed: Armed | undefined
   let firingTimer: Timer | undefined
+  let seqAtFiring = 0
 
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined
 
-  const headOf = (l: List): Armed | undefined => {
-    while (l.head < l.entries.length && !live(l.entries[l.head]!)) l.head++
-    if (l.head > 64 && l.head * 2 > l.entries.length) {
-      l.entries.splice(0, l.head)
-      l.head = 0
-    }
-    return l.entries[l.head]
+  const enqueue = (a: Armed): void => {
+    PQ.add(queue, a.timer.due, a)
   }
 
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
@@ -129,12 +126,14 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
 
   /** `a` joins its list; `filing`: it is not in the clock's schedule yet, so its due time may still move. */
   const join = (a: Armed, filing: boolean): void => {
-    let l = lists.get(a.arming.list)
-    if (l === undefined) lists.set(a.arming.list, (l = { entries: [], head: 0 }))
     // A list runs in arming order: behind immediates put after a batch, a new one waits too.
-    const tail = l.entries[l.entries.length - 1]
-    if (filing && tail !== undefined && live(tail) && tail.timer.due > a.timer.due) a.timer.due = tail.timer.due
-    l.entries.push(a)
+    let list = tails.get(a.arming.list)
+    if (list === undefined) tails.set(a.arming.list, (list = []))
+    while (list.length > 0 && !live(list[list.length - 1]!)) list.pop()
+    const tail = list[list.length - 1]
+    if (filing && tail !== undefined && tail.timer.due > a.timer.due) a.timer.due = tail.timer.due
+    list.push(a)
+    enqueue(a)
   }
 
   /** The callback that ran last has returned: its interval joins its list now, after what the callback armed. */
@@ -144,6 +143,12 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const a = rearmed
     rearmed = undefined
     if (current.get(a.timer) !== a) return
+    // Timers the callback armed go before it, in the clock's order too.
+    if (seq !== seqAtFiring && a.timer.place !== undefined) {
+      Schedule.remove(core.schedule, a.timer)
+      a.timer.order = core.nextOrder++
+      Schedule.add(core.schedule, a.timer)
+    }
     ;(a.arming as { seq: number }).seq = seq++
     join(a, false)
   }
@@ -151,36 +156,34 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   const firing = (timer: Timer, at: number): void => {
     callbackDone()
     firingTimer = timer
+    seqAtFiring = seq
     const a = current.get(timer)
     if (a === undefined) return
     firingLevel = a.arming.nesting
     runs.push({ armed: a, at, why: why.get(a) })
   }
 
-  /** Members of each list due by `by`, in arming order (lists with none left out). */
-  const dueBy = (by: number): Armed[][] => {
-    const out: Armed[][] = []
-    for (const l of lists.values()) {
-      if (headOf(l) === undefined) continue
-      const members: Armed[] = []
-      for (let i = l.head; i < l.entries.length; i++) {
-        const a = l.entries[i]!
-        if (!live(a)) continue
-        if (a.timer.due > by) break
-        members.push(a)
-      }
-      if (members.length > 0) out.push(members)
+  /** The first live arming in the queue, with stale ones dropped and moved ones (a `jump`) refiled. */
+  const firstLive = (): Armed | undefined => {
+    while (!PQ.isEmpty(queue)) {
+      const elt = PQ.minEltExn(queue)
+      const a = PQ.eltValue(queue, elt)
+      if (live(a) && a.timer.due === PQ.eltKey(queue, elt)) return a
+      PQ.remove(queue, elt)
+      if (live(a)) enqueue(a)
     }
-    return out
+    return undefined
   }
 
-  const firstDue = (): number => {
-    let first = Infinity
-    for (const l of lists.values()) {
-      const h = headOf(l)
-      if (h !== undefined && h.timer.due < first) first = h.timer.due
+  /** Takes the live armings due by `by` out of the queue, by due time. */
+  const takeDueBy = (by: number): Armed[] => {
+    const out: Armed[] = []
+    while (firstLive() !== undefined && PQ.minKeyExn(queue) <= by) {
+      const elt = PQ.minEltExn(queue)
+      out.push(PQ.eltValue(queue, elt))
+      PQ.remove(queue, elt)
     }
-    return first
+    return out
   }
 
   const fifo = (x: Armed, y: Armed): boolean => {
@@ -191,34 +194,49 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return a.order < b.order
   }
 
+  /** Per list, in arming order. */
+  const listsOf = (members: readonly Armed[]): Armed[][] => {
+    const byList = new Map<number, Armed[]>()
+    for (const a of members) {
+      const l = byList.get(a.arming.list)
+      if (l === undefined) byList.set(a.arming.list, [a])
+      else l.push(a)
+    }
+    const lists = [...byList.values()]
+    for (const l of lists) if (l.length > 1) l.sort((x, y) => x.arming.seq - y.arming.seq)
+    return lists
+  }
+
   const choosing = (low: number, high: number): void => {
     callbackDone()
-    const first = firstDue()
-    if (first === Infinity || first <= batchAt || first > high || first < low) return
+    const head = firstLive()
+    if (head === undefined) return
+    const first = head.timer.due
+    if (first <= batchAt || first > high || first < low) return
     const last = Math.min(high, first + maxStall)
+    const window = takeDueBy(last)
     let at = first
     if (last > first) {
-      const dues: number[] = []
-      for (const members of dueBy(last)) for (const a of members) if (a.timer.due > first) dues.push(a.timer.due)
-      dues.sort((x, y) => x - y)
-      at = Math.max(first, Math.min(last, chooser.stall(first, last, [...new Set(dues)])))
+      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > first))]
+      at = Math.max(first, Math.min(last, chooser.stall(first, last, dues)))
     }
-    const members = dueBy(at)
-    const placed = orderBatch(runtime, members, fifo, chooser, at + 1 <= high)
+    const members = window.filter((a) => a.timer.due <= at)
+    const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
     batchAt = placed.some((p) => p.deferred) ? at + 1 : at
     // FIFO and on time: the clock's own order already, nothing to move.
-    const flat = members.flat().sort((x, y) => (fifo(x, y) ? -1 : 1))
+    const flat = [...members].sort((x, y) => (fifo(x, y) ? -1 : 1))
     const unchanged = at === first && placed.every((p, i) => p.item === flat[i] && !p.deferred)
-    for (const p of placed) {
+    const fifoIndex = new Map(flat.map((a, i) => [a, i]))
+    placed.forEach((p, i) => {
       const a = p.item
-      const overtook = flat.findIndex((x) => x === a) > placed.findIndex((q) => q.item === a)
-      why.set(a, at > a.arming.due ? rules.stall(runtime, at - first) : overtook ? p.why : undefined)
-      if (unchanged) continue
+      why.set(a, at > a.arming.due ? rules.stall(runtime, at - first) : fifoIndex.get(a)! > i ? p.why : undefined)
+      if (unchanged) return
       Schedule.remove(core.schedule, a.timer)
       a.timer.due = p.deferred ? at + 1 : at
       a.timer.order = core.nextOrder++
       Schedule.add(core.schedule, a.timer)
-    }
+    })
+    for (const a of window) enqueue(a)
   }
 
   return { runtime, runs, hooks: { armed, choosing, firing } }
