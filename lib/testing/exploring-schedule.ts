@@ -108,9 +108,12 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       offset = clampedTimeout(offset, level)
       timer.due = armedAt + offset
     }
+    // The frames from the clock's entry up to the caller's line, and a few more: a stack is
+    // most of what an arming costs, and it grows with the frames kept.
+    const stack = {} as Error
     const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 12
-    const stack = new Error()
+    Error.stackTraceLimit = 8
+    Error.captureStackTrace(stack, armed)
     Error.stackTraceLimit = limit
     const rearm = inCallback && timer === firingTimer && timer.kind === 'Interval'
     const a: Armed = {
@@ -219,6 +222,13 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (last > first) {
       const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > first))]
       at = Math.max(first, Math.min(last, chooser.stall(first, last, dues)))
+    }
+    if (window.length === 1 && at === first) {
+      // One timer due, on time: nothing to choose, nothing to move.
+      batchAt = at
+      why.delete(window[0]!)
+      enqueue(window[0]!)
+      return
     }
     const members = window.filter((a) => a.timer.due <= at)
     const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
