@@ -46,7 +46,8 @@ export interface Chooser extends Picker {
 export interface Armed {
   readonly arming: Arming
   readonly timer: Timer
-  readonly stack: Error
+  /** Where it was armed (a captured stack), unless the schedule keeps none. */
+  readonly stack: Error | undefined
   /** The delay as the program passed it (after coercion), for the words. */
   readonly delay: number | undefined
 }
@@ -76,7 +77,7 @@ const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number
  * The hooks of an exploring schedule on the clock whose state is `core`, following
  * `runtime`'s rules with stalls of at most `maxStall` ms, choices from `chooser`.
  */
-export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser): Exploring => {
+export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser, where = true): Exploring => {
   // The armings by due time, stale ones dropped when they surface: a timer cleared, fired
   // or re-armed is no longer its arming's. Equal due times come out in any order; a
   // batch sorts its members by arming order.
@@ -110,11 +111,14 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     }
     // The frames from the clock's entry up to the caller's line, and a few more: a stack is
     // most of what an arming costs, and it grows with the frames kept.
-    const stack = {} as Error
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 8
-    Error.captureStackTrace(stack, armed)
-    Error.stackTraceLimit = limit
+    let stack: Error | undefined
+    if (where) {
+      stack = {} as Error
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 8
+      Error.captureStackTrace(stack, armed)
+      Error.stackTraceLimit = limit
+    }
     const rearm = inCallback && timer === firingTimer && timer.kind === 'Interval'
     const a: Armed = {
       arming: { seq: rearm ? -1 : seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
@@ -259,7 +263,8 @@ const libraryFrame = /[/\\](lib[/\\](sim|fake-timers|testing)|dist[/\\](lib|cjs)
 const cwd = `${(globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? ''}/`
 
 /** The first frame of `stack` outside this package's clocks: the line that armed the timer. */
-export const armedWhere = (stack: Error): string => {
+export const armedWhere = (stack: Error | undefined): string => {
+  if (stack === undefined) return 'a line not kept (where: false)'
   const frames = (stack.stack ?? '').split('\n').slice(1).map((l) => l.trim().replace(/^at /, ''))
   const frame = frames.find((f) => !libraryFrame.test(f)) ?? frames[0] ?? 'unknown'
   return frame.replace(/file:\/\/|\(file:\/\//g, (m) => (m.startsWith('(') ? '(' : '')).replace(cwd, '')
