@@ -5,10 +5,17 @@
  *
  * Representation.
  *
- * - Every arming gets an {@link Armed} record (the model's {@link Arming}, the timer, the
- *   stack that armed it) and joins its list: per list key (duration, timeout, immediates),
- *   the armings in arming order, a head index, and stale entries skipped lazily (a timer
- *   cleared, fired, refreshed or re-armed is no longer its list's entry).
+ * - Every arming gets an {@link Armed} record: the model's {@link Arming} (arming number,
+ *   list key, armed at, due at, nesting level), the timer, and the stack that armed it.
+ *   `current` maps each timer to its live arming; an arming is stale once its timer is
+ *   cleared, fired or armed again.
+ * - `queue`, one of this project's priority queues, holds the armings by due time, as
+ *   Node's `timerListQueue` holds lists by expiry; stale ones are dropped when they reach
+ *   the front. Members of a batch are sorted by arming number within their list.
+ * - `tails` keeps each list's armings, the last live one last: a new arming of a list is
+ *   never due before it (a list runs in arming order, also behind immediates moved after a
+ *   batch). An interval re-armed by the clock before its callback joins its list after
+ *   the callback, as Node re-inserts it in `listOnTimeout`'s `finally`.
  * - `batchAt` is the time of the batch being run. When the clock is about to choose a
  *   timer and the first pending one is due after `batchAt`, a batch starts: the chooser
  *   names the stall, every timer due by then is taken out of the clock's schedule and put
@@ -19,10 +26,14 @@
  *
  * Invariants: a pending timer's `due` is never before the due time it was armed with; a
  * batch's members are all due at its time (immediates put after it, at its time + 1);
- * the lists hold every pending timer, in arming order.
+ * within a list, due times follow arming order.
  *
- * Cost: a batch costs its members plus the lists; the FIFO, on-time batch with no choice
- * to make is not re-filed. Each arming keeps its stack (`new Error()`), for the words.
+ * Cost: an arming costs a queue add and, unless `where` is false, a captured stack (most of
+ * it); a batch costs its members; a batch of one on-time timer costs a queue look.
+ *
+ * Differences from the fake-timers clock with the empty plan: a timer armed by an
+ * interval's callback with the interval's own period runs before the interval's next tick
+ * when both are due together (Node re-arms after the callback; fake-timers before it).
  *
  * @module
  */
