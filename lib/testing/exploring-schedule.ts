@@ -109,9 +109,14 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
 
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined
 
+  // Keys are due times, raised to the queue's minimum allowed key only for the odd timer
+  // due in the past (a negative interval); the minimum follows the clock, so the wheel
+  // keeps its keys near the front (without it, every look at the least key grows slow).
+  const keyOf = (a: Armed): number => Math.max(a.timer.due, PQ.minAllowedKey(queue))
   const enqueue = (a: Armed): void => {
-    PQ.add(queue, a.timer.due, a)
+    PQ.add(queue, keyOf(a), a)
   }
+  const nothing = (): void => {}
 
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
     if (!inCallback) callbackDone()
@@ -188,7 +193,13 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     while (!PQ.isEmpty(queue)) {
       const elt = PQ.minEltExn(queue)
       const a = PQ.eltValue(queue, elt)
-      if (live(a) && a.timer.due === PQ.eltKey(queue, elt)) return a
+      const key = PQ.eltKey(queue, elt)
+      if (live(a) && key === keyOf(a)) {
+        // Nothing is due before the first live arming, nor will be armed before the clock's now.
+        const to = Math.min(key, core.elapsed)
+        if (to > PQ.minAllowedKey(queue)) PQ.increaseMinAllowedKey(queue, to, nothing)
+        return a
+      }
       PQ.remove(queue, elt)
       if (live(a)) enqueue(a)
     }
