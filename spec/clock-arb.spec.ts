@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createClock } from '../lib/fake-timers/index.js'
-import { type ExploringClock, type Plan, clockArb, createExploringClock, defaultNow, withClock } from '../lib/testing/index.js'
+import { type ExploringClock, type Plan, clockArb, createExploringClock, defaultNow, exploreSchedules, withClock } from '../lib/testing/index.js'
 import { expectCode } from './support/expect-error.js'
 
 const empty: Plan = { stalls: [], picks: [] }
@@ -442,6 +442,24 @@ describe('bad options', () => {
       expect(expectCode('InvalidArgument', () => clockArb(options as never))).toContain(JSON.stringify(Object.values(options)[0]))
     }
     expectCode('InvalidArgument', () => createExploringClock(empty).install({ now: 5 } as never))
-    expect(() => createExploringClock(empty, { now: Number.NaN })).toThrow(RangeError)
+    expect(expectCode('InvalidArgument', () => createExploringClock(empty, { now: Number.NaN }))).toContain('NaN')
+  })
+
+  it('anything as options or plan: a clock, or InvalidArgument, nothing else (hostile input)', () => {
+    const option = fc.oneof(fc.anything(), fc.integer({ min: -5, max: 100 }), fc.constantFrom('node', 'browser', true, false))
+    const options = fc.oneof(fc.anything(), fc.record({ runtime: option, maxStall: option, now: option, loopLimit: option, where: option }, { requiredKeys: [] }))
+    const plan = fc.oneof(fc.anything(), fc.record({ stalls: fc.oneof(fc.anything(), fc.array(option)), picks: fc.oneof(fc.anything(), fc.array(option)) }))
+    fc.assert(
+      fc.property(options, plan, (o, p) => {
+        for (const attempt of [() => clockArb(o as never), () => createExploringClock(p as never, o as never), () => exploreSchedules(() => true, o as never)]) {
+          try {
+            attempt()
+          } catch (e) {
+            expect((e as { code?: unknown }).code, String(e)).toBe('InvalidArgument')
+          }
+        }
+      }),
+      { numRuns: 300 },
+    )
   })
 })

@@ -75,6 +75,8 @@ const checkOptions = (options: ClockArbOptions): Required<Omit<ClockArbOptions, 
   if (!isCount(maxStall, maxTimeout)) bad(`maxStall ${show(maxStall)} is not an integer in [0, ${maxTimeout}]`)
   if (!isCount(loopLimit, 1e9) || loopLimit < 1) bad(`loopLimit ${show(loopLimit)} is not an integer in [1, 1e9]`)
   if (typeof where !== 'boolean') bad(`where ${show(where)} is not a boolean`)
+  const start = now instanceof Date ? now.getTime() : now
+  if (typeof start !== 'number' || !Number.isFinite(start) || Math.abs(start) > 8.64e15) bad(`now ${show(now)} is not a time: ms since the epoch within ±8.64e15, or a valid Date`)
   if (plan !== undefined) {
     const ok =
       typeof plan === 'object' && plan !== null && Array.isArray(plan.stalls) && Array.isArray(plan.picks) &&

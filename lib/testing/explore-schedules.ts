@@ -117,6 +117,7 @@ export function exploreSchedules(body: (clock: ExploringClock) => Promise<unknow
 export function exploreSchedules(body: (clock: ExploringClock) => unknown, options?: ExploreOptions): ExploreResult
 export function exploreSchedules(body: Body, options: ExploreOptions = {}): ExploreResult | Promise<ExploreResult> {
   if (typeof body !== 'function') fail(`body ${show(body)} is not a function`)
+  if (typeof options !== 'object' || options === null) fail(`options ${show(options)} is not an object`)
   const { maxDepartures = 2, maxSchedules = 100_000, install = true, everyStall = false, ...clockOptions } = options
   if (!Number.isInteger(maxDepartures) || maxDepartures < 0 || maxDepartures > 64) fail(`maxDepartures ${show(maxDepartures)} is not an integer in [0, 64]`)
   if (!Number.isInteger(maxSchedules) || maxSchedules < 1) fail(`maxSchedules ${show(maxSchedules)} is not an integer >= 1`)
