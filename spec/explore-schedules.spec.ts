@@ -20,7 +20,8 @@ const program = (clock: ExploringClock, runs: string[]): void => {
   t('c', 10)
   setImmediate(() => log.push(`imm@${clock.performance!.now()}`))
   clock.tick(5)
-  t('d', 6)
+  t('d', 5) // due with a and c, in a list of its own: either way
+  t('e', 7) // due with b, likewise
   clock.tick(30)
   runs.push(log.join(' '))
 }
@@ -35,6 +36,7 @@ describe('exploreSchedules', () => {
     // Orders alone: the cut loses none.
     const order = (run: string) => run.replace(/@\d+/g, '')
     expect(new Set(cut.map(order))).toEqual(new Set(every.map(order)))
+    expect(new Set(cut.map(order)).size).toBe(4)
     // Each schedule explored is distinct, and there are fewer than stall lengths times choices.
     expect(new Set(cut).size).toBe(cut.length)
     expect(bounded.schedules).toBe(cut.length)
