@@ -28,8 +28,6 @@ export interface ExploreOptions extends Omit<ClockArbOptions, 'plan'> {
   readonly maxSchedules?: number
   /** Whether the clock is installed on the global while the body runs; default true. */
   readonly install?: boolean
-  /** Every stall length, not only those that change what has come due: for checking the cut. */
-  readonly everyStall?: boolean
 }
 
 /** What {@link exploreSchedules} found. */
@@ -50,7 +48,7 @@ interface Point {
 type Body = (clock: ExploringClock) => unknown
 
 /** A chooser following `script` (option indices), then 0; it records the points and the plan. */
-const scripted = (script: readonly number[], bound: number, everyStall: boolean) => {
+const scripted = (script: readonly number[], bound: number) => {
   const points: Point[] = []
   const stalls: number[] = []
   const picks: number[] = []
@@ -64,9 +62,7 @@ const scripted = (script: readonly number[], bound: number, everyStall: boolean)
   }
   const chooser: Chooser = {
     stall: (first, last, dues) => {
-      const at = everyStall
-        ? Array.from({ length: last - first + 1 }, (_, i) => first + i)
-        : [first, ...dues.filter((d) => d < last), last]
+      const at = [first, ...dues.filter((d) => d < last), last]
       const b = at[choose(at.length)]!
       stalls.push(b - first)
       return b
@@ -118,7 +114,7 @@ export function exploreSchedules(body: (clock: ExploringClock) => unknown, optio
 export function exploreSchedules(body: Body, options: ExploreOptions = {}): ExploreResult | Promise<ExploreResult> {
   if (typeof body !== 'function') fail(`body ${show(body)} is not a function`)
   if (typeof options !== 'object' || options === null) fail(`options ${show(options)} is not an object`)
-  const { maxDepartures = 2, maxSchedules = 100_000, install = true, everyStall = false, ...clockOptions } = options
+  const { maxDepartures = 2, maxSchedules = 100_000, install = true, ...clockOptions } = options
   if (!Number.isInteger(maxDepartures) || maxDepartures < 0 || maxDepartures > 64) fail(`maxDepartures ${show(maxDepartures)} is not an integer in [0, 64]`)
   if (!Number.isInteger(maxSchedules) || maxSchedules < 1) fail(`maxSchedules ${show(maxSchedules)} is not an integer >= 1`)
   createExploringClock({ stalls: [], picks: [] }, clockOptions) // refuses bad clock options before any run
@@ -126,7 +122,7 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
   let schedules = 0
 
   const start = () => {
-    const run = scripted(script!, maxDepartures, everyStall)
+    const run = scripted(script!, maxDepartures)
     const clock = createExploringClock({ stalls: [], picks: [] }, clockOptions, run.chooser)
     if (install) clock.install()
     return { run, clock }
