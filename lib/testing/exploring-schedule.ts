@@ -157,6 +157,8 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const tail = list[list.length - 1]
     if (filing && tail !== undefined && tail.timer.due > a.timer.due) a.timer.due = tail.timer.due
     list.push(a)
+    // Armings that ran stay below a live tail: dropped whenever the length doubles.
+    if (list.length >= 64 && (list.length & (list.length - 1)) === 0) tails.set(a.arming.list, list.filter(live))
     enqueue(a)
   }
 
