@@ -1,0 +1,57 @@
+/**
+ * The `Simulation` namespace: the functions of simulation.ts, install.ts and schedule.ts.
+ *
+ * @module
+ */
+export {
+  type Simulation,
+  type SimulationOptions,
+  type Host,
+  type Boot,
+  type LinkOptions,
+  type Latency,
+  type Skew,
+  type Direction,
+  type BuggifyOptions,
+  type LogEntry,
+  type DropReason,
+  create,
+  addHost,
+  hosts,
+  state,
+  status,
+  onMessage,
+  now,
+  setTimeout,
+  setInterval,
+  clearTimeout,
+  send,
+  inFlight,
+  log,
+  link,
+  partition,
+  heal,
+  hold,
+  release,
+  crash,
+  restart,
+  pause,
+  resume,
+  skew,
+  random,
+  integer,
+  buggify,
+  setFault,
+  run,
+  runAsync,
+} from './simulation.js'
+export { type InstallOptions, install, uninstall } from './install.js'
+export {
+  type Fault,
+  type FaultSchedule,
+  type FaultScheduleOptions,
+  faultScheduleArb,
+  describeFault,
+  describeSchedule,
+  applySchedule,
+} from './schedule.js'
