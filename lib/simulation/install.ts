@@ -9,9 +9,12 @@
  * promise callbacks), and the installed `Date` reads it: inside a host, `Date.now()` and
  * `new Date()` are that host's skewed time (`now(host)`), outside one the true time. This is
  * what madsim does for its nodes' `SystemTime`. `performance.now()` stays true elapsed time,
- * as a monotonic clock is not the wall clock; timers set with the global `setTimeout` are
- * the simulation's, not the host's (they survive its crash): host code that must die with
- * its host uses `setTimeout(host, ...)`.
+ * as a monotonic clock is not the wall clock. The global `setTimeout`, `setInterval`,
+ * `setImmediate`, `queueMicrotask` and `process.nextTick`, called from host code, give
+ * their callback to the host, as madsim's tasks belong to their node: it runs in the host's
+ * context, waits while the host is paused, never runs once the host has crashed, and a
+ * delay is the host's time (scaled by its drift). A crashed host's global timers stay on
+ * the clock until due, then do nothing; `clearTimeout` works on them as usual.
  *
  * `getRandomValues` keeps its contract: an argument it would refuse (not an integer typed
  * array, more than 65536 bytes) is passed to the original, which throws its own error.
@@ -20,7 +23,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
 import * as Random from './random.js'
-import { type Host, type Simulation, type SimulationOptions, build, checkOptions, now } from './simulation.js'
+import { type Host, type HostState, type Simulation, type SimulationOptions, build, checkOptions, now, runAsHost, trueDelay } from './simulation.js'
 
 /** `install`'s options: those of `create` but `clock`. */
 export type InstallOptions = Omit<SimulationOptions, 'clock'>
@@ -36,6 +39,15 @@ const integerArrays = [
   BigInt64Array,
   BigUint64Array,
 ]
+
+/** The global functions whose callbacks, scheduled from host code, belong to that host. */
+const hostScoped = [
+  ['global', 'setTimeout'],
+  ['global', 'setInterval'],
+  ['global', 'setImmediate'],
+  ['global', 'queueMicrotask'],
+  ['process', 'nextTick'],
+] as const
 
 /** Puts `value` at `object[key]` and returns what puts the original back (deleting it where it was not an own property). */
 const patch = (object: object, key: string, value: unknown): (() => void) => {
@@ -80,6 +92,22 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
       patch(crypto, 'randomUUID', () => Random.uuid(sim.random)),
     )
   }
+  for (const [owner, name] of hostScoped) {
+    const target = owner === 'process' ? (g['process'] as Record<string, unknown> | undefined) : g
+    const fake = target?.[name]
+    if (target === undefined || typeof fake !== 'function') continue
+    const scaled = name === 'setTimeout' || name === 'setInterval'
+    const wrapper = function (this: unknown, f: unknown, ...rest: unknown[]): unknown {
+      const host = store.getStore()
+      if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
+      const { state: h, incarnation } = host
+      if (scaled && typeof rest[0] === 'number' && rest[0] > 0) rest[0] = trueDelay(h as HostState<unknown>, rest[0])
+      const hosted = (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+      return fake.call(this, hosted, ...rest)
+    }
+    const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
+    undo.push(patch(target, name, Object.defineProperties(wrapper, own)))
+  }
   if (g['Date'] === clock.Date) {
     const ClockDate = clock.Date
     const hostTime = (): number | undefined => {
@@ -109,6 +137,6 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
 }
 
 /** Undoes `install`: the global's timers, `Date`, `Math.random` and `crypto` are the originals again. A no-op on a simulation not installed. */
-export const uninstall = (sim: Simulation<never> | Simulation<unknown>): void => {
+export const uninstall = <M>(sim: Simulation<M>): void => {
   sim.uninstall?.()
 }

@@ -9,12 +9,14 @@
  *   `base + (clock.now - anchor) * rate` (its offset and drift, re-anchored whenever they
  *   change), so a host with drift d measures `ms` of its own time in `ms / (1 + d)` true ms:
  *   its timers are set for that (rounded up, so never early by the host's clock).
- * - `wheel` holds the messages in flight, each an alarm at its integer delivery time (in
- *   send order within a ms, the wheel's Guarantee 3): a send is an `add`, constant time,
- *   however many are in flight. `due` holds the messages whose time has come and that are
- *   not yet delivered, in order, from `head`. The network's clock timer is armed at the
- *   earliest of them and delivers one message a firing, so each delivery is a macrotask of
- *   its own, as a socket's would be: microtasks and `await`s run between two deliveries.
+ * - A message in flight is a timer of the clock (whose timers are a timing wheel's alarms:
+ *   constant time each, however many are in flight) at its arrival time. Its arrival is a
+ *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
+ *   is ordered with the hosts' timers by time, then by when it was set. A batch of arrivals
+ *   in one timer would be cheaper, but would run handlers back to back with no microtask
+ *   between them, an order Node never produces. fake-timers runs a 0 ms timer set during a
+ *   tick 1 ms later (to stop loops), so a 0 ms link, a `release` or a `resume` made from a
+ *   timer delivers 1 ms later.
  * - A host's `incarnation` grows at every crash. A message remembers both ends'
  *   incarnations when sent and is dropped on arrival if either changed (a crash loses what
  *   a host had in flight, both ways): crashes cost nothing per message in flight. A host's
@@ -32,15 +34,13 @@
  * faults and with a fixed latency draws nothing. The same seed and program give the same
  * log, bit for bit.
  *
- * Invariants: the network's timer is armed iff a message is in flight or due, at the
- * earliest due time; every message ends in the log exactly once per copy (delivered or
- * dropped) unless still in flight, held or stalled; a crashed host has no timers, no
- * stalled work and no state.
+ * Invariants: `wire` counts the messages' timers not yet fired; every copy of every
+ * message ends in the log exactly once (delivered or dropped) unless on the wire, held or
+ * stalled; a crashed host has no timers of its own, no stalled work and no state.
  */
 import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
 import { type Clock, createClock } from '../fake-timers/index.js'
-import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 
 /** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
@@ -184,16 +184,8 @@ export interface Simulation<M = unknown> {
   readonly order: Array<HostState<M>>
   /** @internal */
   readonly defaults: LinkParams
-  /** @internal */
-  readonly wheel: TW.TimingWheel<Message<M>>
-  /** @internal */
-  readonly due: Array<Message<M>>
-  /** @internal */
-  head: number
-  /** @internal */
-  armed: unknown
-  /** @internal */
-  armedAt: number
+  /** @internal Messages on the wire (each a clock timer). */
+  wire: number
   /** @internal */
   sent: number
   /** @internal */
@@ -284,7 +276,7 @@ const contextOf = <M>(host: unknown): Host<M> =>
     : fail('InvalidArgument', `${show(host)} is not a host context (the value a host's boot function receives)`)
 
 const simOf = <M>(source: unknown): Simulation<M> =>
-  typeof source === 'object' && source !== null && 'wheel' in source && 'hosts' in source
+  typeof source === 'object' && source !== null && 'wire' in source && 'hosts' in source
     ? (source as Simulation<M>)
     : contextOf<M>(source).sim
 
@@ -301,11 +293,7 @@ export const build = <M>(clock: Clock, opts: SimulationOptions): Simulation<M> =
     hosts: new Map(),
     order: [],
     defaults: linkParams(opts.network, { min: 1, max: 1, loss: 0, duplicate: 0, reorder: 0 }),
-    wheel: TW.create<Message<M>>({ alarmPrecision: 1, start: clock.now }),
-    due: [],
-    head: 0,
-    armed: undefined,
-    armedAt: Infinity,
+    wire: 0,
     sent: 0,
     log: opts.log === false ? undefined : [],
     buggify:
@@ -405,16 +393,16 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
 }
 
 /** The names of the hosts, in the order they were added. */
-export const hosts = (sim: Simulation<unknown>): readonly string[] => sim.order.map((h) => h.name)
+export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map((h) => h.name)
 
 /** What host `name`'s boot returned, for its current incarnation; `none` while it is crashed. */
-export const state = <S = unknown>(sim: Simulation<never> | Simulation<unknown>, name: string): O.Option<S> => {
+export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string): O.Option<S> => {
   const h = hostOf(sim as Simulation<unknown>, name)
   return h.up ? O.some(h.value as S) : O.none
 }
 
 /** Whether host `name` is up (not crashed) and whether it is paused. */
-export const status = (sim: Simulation<never> | Simulation<unknown>, name: string): { readonly up: boolean; readonly paused: boolean } => {
+export const status = <M>(sim: Simulation<M>, name: string): { readonly up: boolean; readonly paused: boolean } => {
   const h = hostOf(sim as Simulation<unknown>, name)
   return { up: h.up, paused: h.paused }
 }
@@ -429,28 +417,29 @@ export const onMessage = <M>(host: Host<M>, handler: (from: string, message: M) 
 }
 
 /** The host's own wall-clock time: what `Date.now()` reads in its code once installed (whole ms). */
-export const now = (host: Host<unknown>): number => {
+export const now = <M>(host: Host<M>): number => {
   const h = contextOf(host).state
   return Math.floor(h.base + (host.sim.clock.now - h.anchor) * h.rate)
 }
 
 // Host timers: the clock's, remembered by the host so that a crash clears them.
 
-/** Runs `f` as host work now, or when the host resumes if it is paused. */
-const runAsHost = <M>(sim: Simulation<M>, h: HostState<M>, incarnation: number, f: () => void): void => {
+/** @internal Runs `f` as host work now, or when the host resumes if it is paused; nothing if that incarnation is gone. */
+export const runAsHost = <M>(sim: Simulation<M>, h: HostState<M>, incarnation: number, f: () => void): void => {
   if (h.incarnation !== incarnation || !h.up) return
   if (h.paused) h.stalled.push(f)
   else sim.enter(h.context as Host<unknown>, f)
 }
 
-const trueDelay = (h: HostState<unknown>, ms: number): number => Math.ceil(ms / h.rate)
+/** @internal */
+export const trueDelay = (h: HostState<unknown>, ms: number): number => Math.ceil(ms / h.rate)
 
 /**
  * Calls `f` after `ms` of the host's time (`ms / (1 + drift)` true ms, rounded up), unless
  * the host crashes first; a paused host runs it when it resumes. Returns an id for
  * `clearTimeout`. Throws `TimeOutOfRange` for `ms` outside [0, 2^31 - 1].
  */
-export const setTimeout = (host: Host<never> | Host<unknown>, f: () => void, ms: number): number => {
+export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number => {
   const ctx = contextOf<unknown>(host)
   fn('callback', f)
   checkDelay('delay', ms)
@@ -468,7 +457,7 @@ export const setTimeout = (host: Host<never> | Host<unknown>, f: () => void, ms:
 }
 
 /** Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late. */
-export const setInterval = (host: Host<never> | Host<unknown>, f: () => void, ms: number): number => {
+export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number => {
   const ctx = contextOf<unknown>(host)
   fn('callback', f)
   checkDelay('period', ms)
@@ -491,7 +480,7 @@ export const setInterval = (host: Host<never> | Host<unknown>, f: () => void, ms
 }
 
 /** Cancels a timeout or interval of this host; an unknown id is a no-op. */
-export const clearTimeout = (host: Host<never> | Host<unknown>, id: number): void => {
+export const clearTimeout = <M>(host: Host<M>, id: number): void => {
   const h = contextOf<unknown>(host).state
   const handle = h.timers.get(id)
   if (handle === undefined) return
@@ -519,46 +508,17 @@ const record = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered' | 'dr
   sim.log.push(reason === undefined ? entry : { ...entry, reason })
 }
 
-const arm = <M>(sim: Simulation<M>, at: number): void => {
-  if (sim.armed !== undefined) {
-    if (at >= sim.armedAt) return
-    sim.clock.clearTimeout(sim.armed)
-  }
-  sim.armedAt = at
-  sim.armed = sim.clock.setTimeout(() => fire(sim), at - sim.clock.now)
-}
-
-const collect = <M>(sim: Simulation<M>): void => {
-  const pushDue = (alarm: TW.Alarm<Message<M>>): void => {
-    sim.due.push(TW.alarmValue(sim.wheel, alarm))
-  }
-  TW.advanceClock(sim.wheel, sim.clock.now, pushDue)
-  TW.firePastAlarms(sim.wheel, pushDue)
-}
-
-/** The network's timer: delivers the first due message, then re-arms for the next. */
-const fire = <M>(sim: Simulation<M>): void => {
-  sim.armed = undefined
-  sim.armedAt = Infinity
-  collect(sim)
-  const m = sim.due[sim.head]
-  if (m !== undefined) {
-    sim.due[sim.head++] = undefined as unknown as Message<M>
-    if (sim.head === sim.due.length) sim.due.length = sim.head = 0
-  }
-  rearm(sim)
-  if (m !== undefined) arrive(sim, m)
-}
-
-const rearm = <M>(sim: Simulation<M>): void => {
-  if (sim.head < sim.due.length) return arm(sim, sim.clock.now)
-  const k = TW.minAlarmIntervalNum(sim.wheel)
-  if (O.isSome(k)) arm(sim, Math.max(sim.clock.now, TW.intervalNumStart(sim.wheel, k.value)))
-}
-
+/**
+ * Puts a message on the wire: a clock timer of its own at its arrival time. Each arrival is
+ * then a macrotask, as a socket's is (microtasks and `await`s run between two), ordered
+ * with the hosts' timers by time and then by when it was sent.
+ */
 const enqueue = <M>(sim: Simulation<M>, m: Message<M>, at: number): void => {
-  TW.add(sim.wheel, at, m)
-  arm(sim, at)
+  sim.wire++
+  sim.clock.setTimeout(() => {
+    sim.wire--
+    arrive(sim, m)
+  }, at - sim.clock.now)
 }
 
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
@@ -623,9 +583,9 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
 }
 
 /** Messages sent and not yet delivered or dropped: in flight, due, held or stalled. */
-export const inFlight = (sim: Simulation<never> | Simulation<unknown>): number => {
+export const inFlight = <M>(sim: Simulation<M>): number => {
   const s = sim as Simulation<unknown>
-  let n = TW.length(s.wheel) + s.due.length - s.head
+  let n = s.wire
   for (const h of s.order) {
     for (const link of h.links) n += link?.heldQueue.length ?? 0
     n += h.stalled.length
@@ -742,11 +702,11 @@ export const skew = <M>(sim: Simulation<M>, name: string, to: Skew): void => {
 // Randomness and fault points.
 
 /** A float in [0, 1) from the simulation's generator. */
-export const random = (source: Simulation<never> | Simulation<unknown> | Host<never> | Host<unknown>): number =>
+export const random = <M>(source: Simulation<M> | Host<M>): number =>
   Random.float(simOf<unknown>(source).random)
 
 /** An integer in [min, max] from the simulation's generator; throws `InvalidArgument` unless both are safe integers, min <= max. */
-export const integer = (source: Simulation<never> | Simulation<unknown> | Host<never> | Host<unknown>, min: number, max: number): number => {
+export const integer = <M>(source: Simulation<M> | Host<M>, min: number, max: number): number => {
   const sim = simOf<unknown>(source)
   if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max < min) {
     fail('InvalidArgument', `integer(${show(min)}, ${show(max)}): the bounds are not safe integers with min <= max`)
@@ -760,7 +720,7 @@ export const integer = (source: Simulation<never> | Simulation<unknown> | Host<n
  * with chance `activate` the first time it is asked (or as `setFault` set it), and an
  * enabled point fires with chance `fire` each time.
  */
-export const buggify = (source: Simulation<never> | Simulation<unknown> | Host<never> | Host<unknown>, name: string): boolean => {
+export const buggify = <M>(source: Simulation<M> | Host<M>, name: string): boolean => {
   const sim = simOf<unknown>(source)
   if (typeof name !== 'string') fail('InvalidArgument', `fault point ${show(name)} is not a string`)
   let p = sim.faults.get(name)
@@ -773,7 +733,7 @@ export const buggify = (source: Simulation<never> | Simulation<unknown> | Host<n
 }
 
 /** Fixes fault point `name` to fire with chance `p` each time it is asked, buggify on or off. */
-export const setFault = (sim: Simulation<never> | Simulation<unknown>, name: string, p: number): void => {
+export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void => {
   if (typeof name !== 'string') fail('InvalidArgument', `fault point ${show(name)} is not a string`)
   ;(sim as Simulation<unknown>).faults.set(name, probability(`fault point ${show(name)}'s chance`, p))
 }
@@ -781,12 +741,12 @@ export const setFault = (sim: Simulation<never> | Simulation<unknown>, name: str
 // Running.
 
 /** Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock. */
-export const run = (sim: Simulation<never> | Simulation<unknown>, ms: number): void => {
+export const run = <M>(sim: Simulation<M>, ms: number): void => {
   sim.clock.tick(checkDelayLong(ms))
 }
 
 /** The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code. */
-export const runAsync = async (sim: Simulation<never> | Simulation<unknown>, ms: number): Promise<void> => {
+export const runAsync = async <M>(sim: Simulation<M>, ms: number): Promise<void> => {
   await sim.clock.tickAsync(checkDelayLong(ms))
 }
 
