@@ -159,12 +159,16 @@ export const applySchedule = <M>(sim: Simulation<M>, schedule: FaultSchedule): v
         steps.push([f.at, () => start(sim, from, to, dir)], [f.at + f.duration, () => stop(sim, from, to, dir)])
         break
       }
-      case 'crash':
-        steps.push([f.at, () => crash(sim, known(f.host))], [f.at + f.duration, () => restart(sim, f.host)])
+      case 'crash': {
+        const host = known(f.host)
+        steps.push([f.at, () => crash(sim, host)], [f.at + f.duration, () => restart(sim, host)])
         break
-      case 'pause':
-        steps.push([f.at, () => pause(sim, known(f.host))], [f.at + f.duration, () => resume(sim, f.host)])
+      }
+      case 'pause': {
+        const host = known(f.host)
+        steps.push([f.at, () => pause(sim, host)], [f.at + f.duration, () => resume(sim, host)])
         break
+      }
       case 'skew': {
         const h = sim.hosts.get(known(f.host))!
         let before: { offset: number; drift: number } | undefined

@@ -238,11 +238,17 @@ const linkParams = (value: unknown, base: LinkParams): LinkParams => {
   const o = options<LinkOptions>('link options', value)
   let { min, max } = base
   if (o.latency !== undefined) {
-    if (typeof o.latency === 'object' && o.latency !== null) {
-      min = wholeMs('latency.min', o.latency.min)
-      max = wholeMs('latency.max', o.latency.max)
-      if (max < min) fail('TimeOutOfRange', `latency.max ${show(max)} is not in [latency.min ${show(min)}, ${maxDelay}]`)
-    } else min = max = wholeMs('latency', o.latency)
+    const latency = o.latency as unknown
+    if (typeof latency === 'object' && latency !== null) {
+      const range = latency as { min?: unknown; max?: unknown }
+      const field = (name: 'min' | 'max'): number =>
+        isNumber(range[name]) && Number.isInteger(range[name]) && range[name] >= 0 && range[name] <= maxDelay
+          ? range[name]
+          : fail('TimeOutOfRange', `latency ${show(latency)}: ${name} ${show(range[name])} is not a whole number of ms in [0, ${maxDelay}]`)
+      min = field('min')
+      max = field('max')
+      if (max < min) fail('TimeOutOfRange', `latency ${show(latency)}: max ${show(max)} is not in [min ${show(min)}, ${maxDelay}]`)
+    } else min = max = wholeMs('latency', latency)
   }
   return {
     min,
