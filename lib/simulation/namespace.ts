@@ -22,6 +22,7 @@ export {
   status,
   onMessage,
   now,
+  monotonic,
   setTimeout,
   setInterval,
   clearTimeout,

@@ -17,6 +17,8 @@
  *   between them, an order Node never produces. fake-timers runs a 0 ms timer set during a
  *   tick 1 ms later (to stop loops), so a 0 ms link, a `release` or a `resume` made from a
  *   timer delivers 1 ms later.
+ * - A host's monotonic clock is `monoBase + (clock.now - anchor) * rate`: the same drift,
+ *   none of the offset, re-anchored with the wall clock.
  * - A host's `incarnation` grows at every crash. A message remembers both ends'
  *   incarnations when sent and is dropped on arrival if either changed (a crash loses what
  *   a host had in flight, both ways): crashes cost nothing per message in flight. A host's
@@ -136,6 +138,7 @@ export interface HostState<M> {
   base: number
   anchor: number
   rate: number
+  monoBase: number
   nextTimer: number
   readonly timers: Map<number, unknown>
   stalled: Array<() => void>
@@ -387,6 +390,7 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
     base: now + (offset ?? 0),
     anchor: now,
     rate: 1 + (drift ?? 0),
+    monoBase: 0,
     nextTimer: 0,
     timers: new Map(),
     stalled: [],
@@ -426,6 +430,15 @@ export const onMessage = <M>(host: Host<M>, handler: (from: string, message: M) 
 export const now = <M>(host: Host<M>): number => {
   const h = contextOf(host).state
   return Math.floor(h.base + (host.sim.clock.now - h.anchor) * h.rate)
+}
+
+/**
+ * The host's monotonic clock (its `performance.now()`): ms since it was added, at its
+ * drift, untouched by offset changes. What a lease or a timeout should be measured with.
+ */
+export const monotonic = <M>(host: Host<M>): number => {
+  const h = contextOf(host).state
+  return h.monoBase + (host.sim.clock.now - h.anchor) * h.rate
 }
 
 // Host timers: the clock's, remembered by the host so that a crash clears them.
@@ -700,6 +713,7 @@ export const skew = <M>(sim: Simulation<M>, name: string, to: Skew): void => {
   const { offset, drift } = skewOf(to)
   const t = sim.clock.now
   const current = h.base + (t - h.anchor) * h.rate - t
+  h.monoBase += (t - h.anchor) * h.rate
   h.base = t + (offset ?? current)
   h.anchor = t
   if (drift !== undefined) h.rate = 1 + drift
