@@ -279,10 +279,18 @@ const hostOf = <M>(sim: Simulation<M>, name: unknown): HostState<M> =>
   (typeof name === 'string' ? sim.hosts.get(name) : undefined) ??
   fail('InvalidArgument', `${show(name)} is not a host of this simulation (hosts: ${[...sim.hosts.keys()].map(show).join(', ') || 'none'})`)
 
+/** A host's context: a class, so that recognising one is a single check on the hot path. */
+class Context<M> implements Host<M> {
+  constructor(
+    readonly name: string,
+    readonly sim: Simulation<M>,
+    readonly state: HostState<M>,
+    readonly incarnation: number,
+  ) {}
+}
+
 const contextOf = <M>(host: unknown): Host<M> =>
-  typeof host === 'object' && host !== null && 'incarnation' in host && 'sim' in host
-    ? (host as Host<M>)
-    : fail('InvalidArgument', `${show(host)} is not a host context (the value a host's boot function receives)`)
+  host instanceof Context ? (host as Host<M>) : fail('InvalidArgument', `${show(host)} is not a host context (the value a host's boot function receives)`)
 
 const simOf = <M>(source: unknown): Simulation<M> =>
   typeof source === 'object' && source !== null && 'wire' in source && 'hosts' in source
@@ -352,7 +360,7 @@ export const create = <M = unknown>(opts: SimulationOptions): Simulation<M> => {
 // Hosts.
 
 const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
-  const context: Host<M> = { name: h.name, sim, state: h, incarnation: h.incarnation }
+  const context: Host<M> = new Context(h.name, sim, h, h.incarnation)
   h.context = context
   h.up = true
   h.paused = false
@@ -534,10 +542,12 @@ const record = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered' | 'dr
  */
 const enqueue = <M>(sim: Simulation<M>, m: Message<M>, at: number): void => {
   sim.wire++
-  sim.clock.setTimeout(() => {
-    sim.wire--
-    arrive(sim, m)
-  }, at - sim.clock.now)
+  sim.clock.setTimeout(land, at - sim.clock.now, sim, m)
+}
+
+const land = <M>(sim: Simulation<M>, m: Message<M>): void => {
+  sim.wire--
+  arrive(sim, m)
 }
 
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
@@ -559,7 +569,8 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
   const receive = h.receive
   if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
   record(sim, m, 'delivered')
-  sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  if (sim.enter === direct) receive(m.from.name, m.message)
+  else sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
 }
 
 const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
@@ -567,9 +578,9 @@ const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
 
 const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => {
   const now = sim.clock.now
-  if (Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
+  if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
   let at = now + latency(sim as Simulation<unknown>, link)
-  if (Random.chance(sim.random, link.reorder)) at += latency(sim as Simulation<unknown>, link)
+  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) at += latency(sim as Simulation<unknown>, link)
   else at = link.fifoAt = Math.max(at, link.fifoAt)
   enqueue(sim, m, at)
 }
@@ -598,7 +609,7 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   }
   if (link.partitioned) return record(sim, m, 'dropped', 'partition')
   transmit(sim, link, m)
-  if (Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
 }
 
 /** Messages sent and not yet delivered or dropped: in flight, due, held or stalled. */
