@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClock } from '../lib/fake-timers/index.js'
 import { Simulation as S } from '../lib/simulation/index.js'
+import { clockArb } from '../lib/testing/index.js'
 import type { Host, SimulationT } from '../lib/simulation/index.js'
 
 /** `a` and `b`, each recording what it receives as `from:message@host-time`. */
@@ -79,6 +80,26 @@ describe('create, addHost, send, onMessage, run, log', () => {
     S.send(a, 'a', 'self')
     clock.tick(1)
     expect(brief(sim)).toEqual(['501 a->a self delivered'])
+  })
+
+  it("composes with clockArb: on an exploring clock, ties between arrivals run in the clock's orders", () => {
+    const orders = new Set<string>()
+    fc.assert(
+      fc.property(clockArb(), (clock) => {
+        const sim = S.create<string>({ seed: 1, clock, network: { latency: 5 } })
+        const got: string[] = []
+        const a = S.addHost(sim, 'a', () => undefined)
+        const b = S.addHost(sim, 'b', () => undefined)
+        S.addHost(sim, 'c', (h) => S.onMessage(h, (from) => got.push(from)))
+        S.send(a, 'c', 'x')
+        S.send(b, 'c', 'y')
+        clock.tick(5)
+        orders.add(got.join())
+        return got.length === 2
+      }),
+      { seed: 1, numRuns: 40 },
+    )
+    expect([...orders].sort()).toEqual(['a,b', 'b,a'])
   })
 
   it('keeps no log with log: false', () => {
@@ -232,6 +253,16 @@ describe('now, skew, setTimeout, setInterval, clearTimeout', () => {
     expect(S.now(fast)).toBe(999_110)
   })
 
+  it('monotonic runs at the host drift and ignores offset changes', () => {
+    const sim = S.create({ seed: 1 })
+    const h = S.addHost(sim, 'h', () => undefined, { offset: 1000, drift: 0.5 })
+    S.run(sim, 10)
+    expect([S.now(h), S.monotonic(h)]).toEqual([1015, 15])
+    S.skew(sim, 'h', { offset: -5000, drift: 0 })
+    S.run(sim, 10)
+    expect([S.now(h), S.monotonic(h)]).toEqual([-4980, 25])
+  })
+
   it('clearTimeout cancels a timeout and an interval; an unknown id is a no-op', () => {
     const sim = S.create({ seed: 1 })
     const seen: string[] = []
@@ -303,6 +334,27 @@ describe('install and uninstall', () => {
     expect(first[1]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(first.slice(3)).toEqual(['outside: 2024-01-01T00:00:00.000Z', `after await: 2024-01-01T00:01:00.010Z ${Date.UTC(2024, 0, 1, 0, 1, 0, 10)}`])
     expect([Math.random, crypto.getRandomValues, crypto.randomUUID, Date, setTimeout]).toEqual(originals)
+  })
+
+  it("host code's global timers belong to its host: its drift, its pauses, its crash", () => {
+    sim = S.install({ seed: 1 })
+    const ran: string[] = []
+    S.addHost(sim, 'fast', () => {
+      setTimeout(() => ran.push(`fast timeout at ${Date.now()} (true ${sim!.clock.now})`), 100)
+      setInterval(() => ran.push(`fast interval at true ${sim!.clock.now}`), 200)
+    }, { drift: 0.5 })
+    S.addHost(sim, 'doomed', () => {
+      setTimeout(() => ran.push('doomed timeout'), 10)
+      queueMicrotask(() => ran.push('doomed microtask'))
+    })
+    setTimeout(() => ran.push(`outside at ${Date.now()}`), 100)
+    S.crash(sim, 'doomed')
+    S.run(sim, 60)
+    S.pause(sim, 'fast')
+    S.run(sim, 150)
+    S.resume(sim, 'fast')
+    S.run(sim, 0)
+    expect(ran).toEqual(['outside at 100', 'fast timeout at 315 (true 210)', 'fast interval at true 210'])
   })
 
   it('getRandomValues refuses what the original refuses, with its error', () => {

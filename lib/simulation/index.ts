@@ -31,6 +31,7 @@ export type {
   LinkOptions,
   LogEntry,
   Simulation as SimulationT,
+  SimulationClock,
   SimulationOptions,
   Skew,
 } from './simulation.js'

@@ -6,6 +6,7 @@
 export {
   type Simulation,
   type SimulationOptions,
+  type SimulationClock,
   type Host,
   type Boot,
   type LinkOptions,

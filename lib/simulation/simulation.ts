@@ -42,7 +42,7 @@
  */
 import * as O from '#fp-ts/Option.js'
 import { TimingWheelError, show } from '../errors.js'
-import { type Clock, createClock } from '../fake-timers/index.js'
+import { createClock } from '../fake-timers/index.js'
 import * as Random from './random.js'
 
 /** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
@@ -89,7 +89,7 @@ export interface SimulationOptions {
    * The clock to run on, instead of a new one: any fake-timers clock (`timing-wheel/fake-timers`,
    * `@sinonjs/fake-timers`, clockArb's exploring clock, whose timer order then varies too).
    */
-  readonly clock?: Clock
+  readonly clock?: SimulationClock
 }
 
 /** Why a message was not delivered. */
@@ -175,10 +175,22 @@ interface Message<M> {
 /** Runs host code: in the host's async context once installed (see `install.ts`). */
 export type Enter = <R>(host: Host<unknown>, f: () => R) => R
 
+/**
+ * What the simulation needs of its clock: any fake-timers clock has it (this package's,
+ * `@sinonjs/fake-timers`', clockArb's exploring clock).
+ */
+export interface SimulationClock {
+  readonly now: number
+  setTimeout(callback: (...args: never[]) => unknown, delay?: unknown, ...args: unknown[]): unknown
+  clearTimeout(id?: unknown): void
+  tick(ms: number): unknown
+  tickAsync(ms: number): Promise<unknown>
+}
+
 /** A simulation of messages of type `M`. Made by `create` or `install`. */
 export interface Simulation<M = unknown> {
-  /** The fake-timers clock everything runs on. */
-  readonly clock: Clock
+  /** The clock everything runs on: to use all of a fake-timers clock, make it and pass it as `clock`. */
+  readonly clock: SimulationClock
   /** @internal */
   readonly random: Random.Generator
   /** @internal */
@@ -302,7 +314,7 @@ const simOf = <M>(source: unknown): Simulation<M> =>
 const direct: Enter = (_host, f) => f()
 
 /** @internal Builds a simulation on `clock` from checked options. */
-export const build = <M>(clock: Clock, opts: SimulationOptions): Simulation<M> => {
+export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simulation<M> => {
   const buggify = opts.buggify === true ? {} : opts.buggify === false || opts.buggify === undefined ? undefined : opts.buggify
   return {
     clock,
@@ -339,7 +351,8 @@ export const checkOptions = (value: unknown): SimulationOptions => {
     if (b.activate !== undefined) probability('buggify.activate', b.activate)
     if (b.fire !== undefined) probability('buggify.fire', b.fire)
   }
-  if (o.clock !== undefined && typeof (o.clock as Partial<Clock>).setTimeout !== 'function') {
+  const clock = o.clock as Partial<SimulationClock> | undefined
+  if (clock !== undefined && (typeof clock.setTimeout !== 'function' || typeof clock.clearTimeout !== 'function' || typeof clock.tick !== 'function')) {
     fail('InvalidArgument', `clock ${show(o.clock)} is not a fake-timers clock`)
   }
   return o as SimulationOptions
