@@ -4,8 +4,8 @@
  *
  * Representation.
  *
- * - `clock` is the only time: hosts' timers are its timers, and the network arms at most
- *   one of its timers at a time. True time is `clock.now`; a host's time is
+ * - `clock` is the only time: hosts' timers and messages in flight are its timers. True
+ *   time is `clock.now` (do not `setSystemTime` it: `skew` hosts instead); a host's time is
  *   `base + (clock.now - anchor) * rate` (its offset and drift, re-anchored whenever they
  *   change), so a host with drift d measures `ms` of its own time in `ms / (1 + d)` true ms:
  *   its timers are set for that (rounded up, so never early by the host's clock).
@@ -31,6 +31,15 @@
  *   reordered, which delays it by one more latency draw and lets later messages pass).
  * - A paused host runs nothing: its timers and messages queue in `stalled` and run in
  *   arrival order, one clock macrotask each, when it resumes.
+ *
+ * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
+ * with `Date` (install.ts): a per-host view of one true clock, as madsim gives each node
+ * its own time on one simulated clock. The host's context is the handle host code acts
+ * through (`send`, `setTimeout`, `onMessage`), as turmoil's and madsim's code acts through
+ * the host it runs on.
+ *
+ * On the hot path (`send`, arrival), a message is one record and one clock timer with its
+ * arguments (no closure), and a context is recognised by its class.
  *
  * Every random choice comes from `random` in the order the run makes them; a link without
  * faults and with a fixed latency draws nothing. The same seed and program give the same
