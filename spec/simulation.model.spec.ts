@@ -1,8 +1,8 @@
 /**
  * `timing-wheel/simulation` against plain models:
  *
- * - fc.commands over sends, clock moves, link latencies, partitions, holds, crashes and
- *   restarts, checked after every command against a model that is a sorted list of
+ * - fc.commands over sends, clock moves, link latencies, partitions, holds, crashes,
+ *   restarts, pauses and resumes, checked after every command against a model that is a sorted list of
  *   pending arrivals: the log (order, times, outcomes, reasons) and what is in flight.
  * - Latency bounds, FIFO links and accounting under random latency ranges, loss,
  *   duplication and reordering.
@@ -39,6 +39,8 @@ class Model {
   readonly fifoAt = new Map<string, number>()
   readonly up = new Map<Name, boolean>(names.map((n) => [n, true]))
   readonly inc = new Map<Name, number>(names.map((n) => [n, 0]))
+  /** What reached a paused host, in order, by host. */
+  readonly stalled = new Map<Name, Msg[]>()
   pending: Array<{ at: number; order: number; m: Msg }> = []
   readonly log: Entry[] = []
 
@@ -72,6 +74,7 @@ class Model {
       if (this.partitioned.has(key)) this.record(m, 'dropped', 'partition')
       else if (this.inc.get(m.from) !== m.fromInc || this.inc.get(m.to) !== m.toInc || !this.up.get(m.to)) this.record(m, 'dropped', 'crash')
       else if (this.held.has(key)) this.held.get(key)!.push(m)
+      else if (this.stalled.has(m.to)) this.stalled.get(m.to)!.push(m)
       else this.record(m, 'delivered')
     }
     this.now = end
@@ -86,8 +89,17 @@ class Model {
     if (!this.up.get(h)) return
     this.up.set(h, false)
     this.inc.set(h, this.inc.get(h)! + 1)
+    for (const m of this.stalled.get(h) ?? []) this.record(m, 'dropped', 'crash')
+    this.stalled.delete(h)
   }
-  inFlight = (): number => this.pending.length + [...this.held.values()].reduce((n, q) => n + q.length, 0)
+  pause(h: Name): void {
+    if (this.up.get(h) && !this.stalled.has(h)) this.stalled.set(h, [])
+  }
+  resume(h: Name): void {
+    for (const m of this.stalled.get(h) ?? []) this.enqueue(m, this.now)
+    this.stalled.delete(h)
+  }
+  inFlight = (): number => [...this.held.values(), ...this.stalled.values()].reduce((n, q) => n + q.length, this.pending.length)
 }
 
 interface Real {
@@ -147,6 +159,8 @@ const commands: Array<fc.Arbitrary<Cmd>> = [
   ),
   pairArb.map(([a, b, oneWay]) => command(`release ${a} ${b} ${oneWay}`, (m) => m.release(a, b, oneWay), (r) => S.release(r.sim, a, b, { oneWay }))),
   modelNameArb.map((h) => command(`crash ${h}`, (m) => m.crash(h), (r) => S.crash(r.sim, h))),
+  modelNameArb.map((h) => command(`pause ${h}`, (m) => m.pause(h), (r) => S.pause(r.sim, h))),
+  modelNameArb.map((h) => command(`resume ${h}`, (m) => m.resume(h), (r) => S.resume(r.sim, h))),
   modelNameArb.map((h) =>
     command(
       `restart ${h}`,
@@ -172,7 +186,7 @@ const setup = (): { model: Model; real: Real } => {
 }
 
 describe('the network against a plain model', () => {
-  it('delivers, drops and holds as the model says: order, latency, FIFO, partitions, holds, crashes', () => {
+  it('delivers, drops, holds and stalls as the model says: order, latency, FIFO, partitions, holds, crashes, pauses', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 50, size: 'max' }), (cmds) => {
         fc.modelRun(setup, cmds)

@@ -30,7 +30,8 @@
  *   a message never arrives before one sent earlier on the link, unless it was drawn to be
  *   reordered, which delays it by one more latency draw and lets later messages pass).
  * - A paused host runs nothing: its timers and messages queue in `stalled` and run in
- *   arrival order, one clock macrotask each, when it resumes.
+ *   arrival order, one clock macrotask each, when it resumes (a message is checked again
+ *   then, as on arrival); a crash drops the messages stalled.
  *
  * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
  * with `Date` (install.ts): a per-host view of one true clock, as madsim gives each node
@@ -150,7 +151,8 @@ export interface HostState<M> {
   monoBase: number
   nextTimer: number
   readonly timers: Map<number, unknown>
-  stalled: Array<() => void>
+  /** What came due while paused, in order: timer callbacks and messages. */
+  stalled: Array<(() => void) | Message<M>>
   readonly links: Array<Link<M> | undefined>
 }
 
@@ -585,7 +587,7 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
   }
   const h = m.to
   if (h.paused) {
-    h.stalled.push(() => arrive(sim, m))
+    h.stalled.push(m)
     return
   }
   const receive = h.receive
@@ -640,7 +642,7 @@ export const inFlight = <M>(sim: Simulation<M>): number => {
   let n = s.wire
   for (const h of s.order) {
     for (const link of h.links) n += link?.heldQueue.length ?? 0
-    n += h.stalled.length
+    for (const entry of h.stalled) if (typeof entry !== 'function') n++
   }
   return n
 }
@@ -711,6 +713,7 @@ export const crash = <M>(sim: Simulation<M>, name: string): void => {
   h.incarnation++
   for (const handle of h.timers.values()) sim.clock.clearTimeout(handle)
   h.timers.clear()
+  for (const entry of h.stalled) if (typeof entry !== 'function') record(sim, entry, 'dropped', 'crash')
   h.stalled = []
   h.receive = undefined
   h.value = undefined
@@ -737,7 +740,13 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const stalled = h.stalled
   h.stalled = []
   const incarnation = h.incarnation
-  for (const f of stalled) sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, f), 0)
+  for (const entry of stalled) {
+    if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
+    else {
+      sim.wire++
+      sim.clock.setTimeout(land, 0, sim, entry)
+    }
+  }
 }
 
 /** Sets host `name`'s clock offset (host time minus true time, now) and drift, from now on; an omitted field keeps its value. */
