@@ -7,8 +7,9 @@
  * Host time. Host code runs inside an `AsyncLocalStorage` context holding its host (every
  * boot, timer and delivery is entered so, and Node carries the context across `await`s and
  * promise callbacks), and the installed `Date` reads it: inside a host, `Date.now()` and
- * `new Date()` are that host's skewed time (`now(host)`), outside one the true time. This is
- * what madsim does for its nodes' `SystemTime`. `performance.now()` stays true elapsed time,
+ * `new Date()` are that host's skewed time (`now(host)`), outside one the true time (madsim
+ * and turmoil give every node the one simulated clock; skew is what Jepsen's clock nemesis
+ * adds). `performance.now()` stays true elapsed time,
  * as a monotonic clock is not the wall clock. The global `setTimeout`, `setInterval`,
  * `setImmediate`, `queueMicrotask` and `process.nextTick`, called from host code, give
  * their callback to the host, as madsim's tasks belong to their node: it runs in the host's

@@ -34,8 +34,8 @@
  *   then, as on arrival); a crash drops the messages stalled.
  *
  * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
- * with `Date` (install.ts): a per-host view of one true clock, as madsim gives each node
- * its own time on one simulated clock. The host's context is the handle host code acts
+ * with `Date` (install.ts): a per-host view of one true clock (madsim's and turmoil's nodes
+ * share one clock; skewing it per host is Jepsen's clock nemesis). The host's context is the handle host code acts
  * through (`send`, `setTimeout`, `onMessage`), as turmoil's and madsim's code acts through
  * the host it runs on.
  *
