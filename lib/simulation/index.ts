@@ -36,4 +36,4 @@ export type {
   Skew,
 } from './simulation.js'
 export type { InstallOptions } from './install.js'
-export type { Fault, FaultSchedule, FaultScheduleOptions } from './schedule.js'
+export type { Fault, FaultSchedule, FaultScheduleOptions, HostFault, LinkFault, SkewFault } from './schedule.js'

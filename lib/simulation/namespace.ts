@@ -50,6 +50,9 @@ export {
 export { type InstallOptions, install, uninstall } from './install.js'
 export {
   type Fault,
+  type LinkFault,
+  type HostFault,
+  type SkewFault,
   type FaultSchedule,
   type FaultScheduleOptions,
   faultScheduleArb,

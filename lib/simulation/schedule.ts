@@ -17,17 +17,57 @@ import { TimingWheelError, show } from '../errors.js'
 import { type Simulation, checkDelay, crash, heal, hold, partition, pause, release, restart, resume, skew } from './simulation.js'
 
 /** One fault, undone `duration` ms after it starts `at`. */
-export type Fault =
-  | { readonly kind: 'partition' | 'hold'; readonly at: number; readonly duration: number; readonly from: string; readonly to: string; readonly oneWay: boolean }
-  | { readonly kind: 'crash' | 'pause'; readonly at: number; readonly duration: number; readonly host: string }
-  | { readonly kind: 'skew'; readonly at: number; readonly duration: number; readonly host: string; readonly offset: number; readonly driftPpm: number }
+export type Fault = LinkFault | HostFault | SkewFault
+
+/** What every fault has: when it starts, ms after the schedule is applied, and how long it lasts. */
+interface Timing {
+  /** When it starts, ms from when the schedule is applied. */
+  readonly at: number
+  /** How long until it is undone, ms (at least 1). */
+  readonly duration: number
+}
+
+/** A partition or hold of the link from `from` to `to`, and back unless `oneWay`. */
+export interface LinkFault extends Timing {
+  /** Cut the link, or hold what arrives on it. */
+  readonly kind: 'partition' | 'hold'
+  /** One end. */
+  readonly from: string
+  /** The other end. */
+  readonly to: string
+  /** From `from` to `to` only. */
+  readonly oneWay: boolean
+}
+
+/** A crash (restarted after) or a pause (resumed after) of `host`. */
+export interface HostFault extends Timing {
+  /** Crash or pause. */
+  readonly kind: 'crash' | 'pause'
+  /** The host. */
+  readonly host: string
+}
+
+/** `host`'s clock moved by `offset` ms and drifting by `driftPpm`, restored after. */
+export interface SkewFault extends Timing {
+  /** Skew. */
+  readonly kind: 'skew'
+  /** The host. */
+  readonly host: string
+  /** ms added to the host's clock offset (negative: set back). */
+  readonly offset: number
+  /** The host's drift meanwhile, in parts per million. */
+  readonly driftPpm: number
+}
 
 /** A simulation seed and the faults to apply. */
 export interface FaultSchedule {
+  /** The seed to make the simulation with. */
   readonly seed: number
+  /** The faults, in the order they start. */
   readonly faults: readonly Fault[]
 }
 
+/** What `faultScheduleArb` draws from. */
 export interface FaultScheduleOptions {
   /** The hosts faults may strike (at least one; two for partitions and holds). */
   readonly hosts: readonly string[]

@@ -56,7 +56,14 @@ import { createClock } from '../fake-timers/index.js'
 import * as Random from './random.js'
 
 /** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
-export type Latency = number | { readonly min: number; readonly max: number }
+export type Latency =
+  | number
+  | {
+      /** The least latency, ms. */
+      readonly min: number
+      /** The greatest, ms (at least `min`). */
+      readonly max: number
+    }
 
 /** What a directed link does to the messages on it. Probabilities are in [0, 1]. */
 export interface LinkOptions {
@@ -80,10 +87,13 @@ export interface Skew {
 
 /** FoundationDB's BUGGIFY: a fault point is enabled for the run with `activate`'s chance when first asked, then fires with `fire`'s chance each time. */
 export interface BuggifyOptions {
+  /** The chance a point is enabled for the run, decided when first asked; default 0.25. */
   readonly activate?: number
+  /** The chance an enabled point fires each time it is asked; default 0.25. */
   readonly fire?: number
 }
 
+/** What `create` and `install` take; only `seed` is required. */
 export interface SimulationOptions {
   /** The seed of every random choice: an integer in [-2^31, 2^31 - 1]. */
   readonly seed: number
@@ -109,12 +119,19 @@ export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler'
 export interface LogEntry<M> {
   /** The send's number, from 1; a duplicate has its original's. */
   readonly id: number
+  /** The sending host. */
   readonly from: string
+  /** The host it was sent to. */
   readonly to: string
+  /** The message itself (not a copy). */
   readonly message: M
+  /** The true time it was sent (`clock.now`). */
   readonly sentAt: number
+  /** The true time it was delivered or dropped. */
   readonly at: number
+  /** Whether this is the copy the link's duplication made. */
   readonly duplicate: boolean
+  /** Whether the host's handler got it. */
   readonly outcome: 'delivered' | 'dropped'
   /** For a dropped message. */
   readonly reason?: DropReason
@@ -122,6 +139,7 @@ export interface LogEntry<M> {
 
 /** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
 export interface Host<M = unknown> {
+  /** The host's name. */
   readonly name: string
   /** @internal */
   readonly sim: Simulation<M>
@@ -191,10 +209,15 @@ export type Enter = <R>(host: Host<unknown>, f: () => R) => R
  * `@sinonjs/fake-timers`', clockArb's exploring clock).
  */
 export interface SimulationClock {
+  /** The true time, ms. */
   readonly now: number
+  /** Calls `callback(...args)` after `delay` ms; returns what `clearTimeout` takes. */
   setTimeout(callback: (...args: never[]) => unknown, delay?: unknown, ...args: unknown[]): unknown
+  /** Cancels a timeout. */
   clearTimeout(id?: unknown): void
+  /** Moves `ms` forward, firing what comes due. */
   tick(ms: number): unknown
+  /** The same, letting promises settle between timers. */
   tickAsync(ms: number): Promise<unknown>
 }
 
@@ -444,7 +467,15 @@ export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string
 }
 
 /** Whether host `name` is up (not crashed) and whether it is paused. */
-export const status = <M>(sim: Simulation<M>, name: string): { readonly up: boolean; readonly paused: boolean } => {
+export const status = <M>(
+  sim: Simulation<M>,
+  name: string,
+): {
+  /** Not crashed. */
+  readonly up: boolean
+  /** Paused (stopped the world) and not yet resumed. */
+  readonly paused: boolean
+} => {
   const h = hostOf(sim as Simulation<unknown>, name)
   return { up: h.up, paused: h.paused }
 }
@@ -652,6 +683,7 @@ export const log = <M>(sim: Simulation<M>): ReadonlyArray<LogEntry<M>> => sim.lo
 
 /** Which way a link operation goes: both by default, or `from` to `to` only. */
 export interface Direction {
+  /** Only the link from the first host to the second; default false (both ways). */
   readonly oneWay?: boolean
 }
 
