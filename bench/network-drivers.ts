@@ -39,9 +39,9 @@ interface FakeClock {
 
 const horizon = (load: NetworkLoad): number => 1000 * (2 + Math.ceil((load.inFlight + load.extra) / load.inFlight))
 
-/** The simulation: hosts, links with their latencies, `send` and `onMessage`; no log. */
-export const simulation = (load: NetworkLoad): Run => {
-  const sim = S.create<number>({ seed: 1, log: false })
+/** The simulation: hosts, links with their latencies, `send` and `onMessage`; no log; `batch` as given. */
+export const simulation = (load: NetworkLoad, batch: boolean): Run => {
+  const sim = S.create<number>({ seed: 1, log: false, batch })
   const hosts: Array<Host<number>> = []
   const names = Array.from({ length: load.hosts }, (_, i) => `h${i}`)
   let hash = 0

@@ -3,7 +3,8 @@
  * and 1M messages in flight: `timing-wheel/simulation` against the same network written by
  * hand with one `setTimeout` per message on `@sinonjs/fake-timers` 15.5 (what a user writes
  * without the simulation), and on `timing-wheel/fake-timers` (the simulation's own clock:
- * the difference is what hosts, links and the checks on arrival cost).
+ * the difference is what hosts, links and the checks on arrival cost), and the simulation
+ * with `batch: true` (the messages due in one ms delivered by one clock timer).
  *
  * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
  * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
@@ -49,7 +50,8 @@ interface Impl {
 }
 
 const impls: readonly Impl[] = [
-  { name: 'timing-wheel/simulation', play: (d, w) => d.simulation(w) },
+  { name: 'timing-wheel/simulation', play: (d, w) => d.simulation(w, false) },
+  { name: 'the same, batch: true', play: (d, w) => d.simulation(w, true) },
   { name: 'by hand on timing-wheel/fake-timers', play: (d, w) => d.handWritten(w, d.wheelFakeTimers) },
   { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w) => d.handWritten(w, () => FakeTimers.createClock(0) as never) },
 ]

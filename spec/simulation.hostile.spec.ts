@@ -52,6 +52,8 @@ const rows: Row[] = [
   ['create: now', 'TimeOutOfRange', badOffset, (_w, v) => S.create({ seed: 1, now: v as number })],
   ['create: network.loss', 'InvalidArgument', badProbability, (_w, v) => S.create({ seed: 1, network: { loss: v as number } })],
   ['create: network.latency', 'TimeOutOfRange', badWholeMs, (_w, v) => S.create({ seed: 1, network: { latency: v as number } })],
+  ['create: batch', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'boolean'), (_w, v) => S.create({ seed: 1, batch: v as boolean })],
+  ['create: log', 'InvalidArgument', fc.oneof(fc.double(), nonNumber.filter((x) => typeof x !== 'boolean')), (_w, v) => S.create({ seed: 1, log: v as boolean })],
   ['create: buggify.fire', 'InvalidArgument', badProbability, (_w, v) => S.create({ seed: 1, buggify: { fire: v as number } })],
   ['addHost: name', 'InvalidArgument', fc.oneof(fc.constantFrom('a', 'b', ''), nonNumber.filter((x) => typeof x !== 'string')), (w, v) => S.addHost(w.sim, v as string, () => 0)],
   ['addHost: boot', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'function'), (w, v) => S.addHost(w.sim, 'c', v as never)],

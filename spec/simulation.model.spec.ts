@@ -173,8 +173,8 @@ const commands: Array<fc.Arbitrary<Cmd>> = [
   ),
 ]
 
-const setup = (): { model: Model; real: Real } => {
-  const sim = S.create<number>({ seed: 0 })
+const setup = (batch: boolean) => (): { model: Model; real: Real } => {
+  const sim = S.create<number>({ seed: 0, batch })
   const contexts = new Map<string, Host<number>>()
   for (const n of names) {
     S.addHost(sim, n, (host) => {
@@ -185,18 +185,19 @@ const setup = (): { model: Model; real: Real } => {
   return { model: new Model(), real: { sim, contexts } }
 }
 
-describe('the network against a plain model', () => {
+// Each message a clock timer, and (batch) the messages of one ms delivered by one.
+describe.each([false, true])('the network against a plain model (batch: %s)', (batch) => {
   it('delivers, drops, holds and stalls as the model says: order, latency, FIFO, partitions, holds, crashes, pauses', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 50, size: 'max' }), (cmds) => {
-        fc.modelRun(setup, cmds)
+        fc.modelRun(setup(batch), cmds)
       }),
       { numRuns: 400 },
     )
   })
 })
 
-describe('links with random latency, loss, duplication and reordering', () => {
+describe.each([false, true])('links with random latency, loss, duplication and reordering (batch: %s)', (batch) => {
   it('keeps latency within its bounds, links FIFO without reordering, and accounts for every copy', () => {
     const linkArb = fc
       .record({
@@ -210,7 +211,7 @@ describe('links with random latency, loss, duplication and reordering', () => {
     const sendsArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.boolean()), { maxLength: 80 })
     fc.assert(
       fc.property(fc.integer(), linkArb, sendsArb, (seed, link, sends) => {
-        const sim = S.create<number>({ seed, network: link })
+        const sim = S.create<number>({ seed, network: link, batch })
         const a = S.addHost(sim, 'a', (h) => S.onMessage(h, () => undefined))
         const b = S.addHost(sim, 'b', (h) => S.onMessage(h, () => undefined))
         sends.forEach(([wait, fromA], i) => {
@@ -245,7 +246,7 @@ describe('links with random latency, loss, duplication and reordering', () => {
   })
 })
 
-describe('determinism', () => {
+describe.each([false, true])('determinism (batch: %s)', (batch) => {
   type Op =
     | { op: 'send'; from: Name; to: Name; payload: number }
     | { op: 'run'; ms: number }
@@ -266,6 +267,7 @@ describe('determinism', () => {
       seed,
       network: { latency: { min: 1, max: 40 }, loss: 0.1, duplicate: 0.1, reorder: 0.1 },
       buggify: true,
+      batch,
     })
     const contexts = new Map<string, Host<number>>()
     const trace: string[] = []

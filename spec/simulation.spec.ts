@@ -72,6 +72,27 @@ describe('create, addHost, send, onMessage, run, log', () => {
     expect(seen).toEqual(['1', 'after 1', '2', 'after 2'])
   })
 
+  it('with batch: true delivers the messages of one ms in one timer, microtasks after them all, and keeps going past a throwing handler', async () => {
+    const sim = S.create<string>({ seed: 1, batch: true })
+    const seen: string[] = []
+    const a = S.addHost(sim, 'a', () => undefined)
+    S.addHost(sim, 'b', (host) =>
+      S.onMessage(host, (_from, m) => {
+        seen.push(m)
+        void Promise.resolve().then(() => seen.push(`after ${m}`))
+        if (m === '2') throw new Error('handler failed')
+        if (m === '3') S.send(host, 'b', 'at once')
+      }),
+    )
+    S.link(sim, 'b', 'b', { latency: 0 })
+    for (const m of ['1', '2', '3']) S.send(a, 'b', m)
+    S.send(a, 'a', 'no handler')
+    await expect(S.runAsync(sim, 5)).rejects.toThrow('handler failed')
+    expect(seen).toEqual(['1', '2', '3', 'at once', 'after 1', 'after 2', 'after 3', 'after at once'])
+    expect(brief(sim)).toEqual(['1 a->b 1 delivered', '1 a->b 2 delivered', '1 a->b 3 delivered', '1 a->a no handler dropped (no handler)', '1 b->b at once delivered'])
+    expect(S.inFlight(sim)).toBe(0)
+  })
+
   it('runs on a clock it is given (the seam for exploring clocks)', () => {
     const clock = createClock(500)
     const sim = S.create<string>({ seed: 1, clock })
