@@ -16,7 +16,8 @@
  * Simulation.addHost(sim, 'server', (host) => Simulation.onMessage(host, (from, m) => Simulation.send(host, from, m.toUpperCase())))
  * Simulation.addHost(sim, 'client', (host) => Simulation.send(host, 'server', 'ping'))
  * Simulation.run(sim, 100)
- * Simulation.log(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message}`) // ['14 client->server ping', '41 server->client PING']
+ * Simulation.log(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message} ${e.outcome}`)
+ * // ['20 client->server ping delivered', '45 server->client PING dropped'] (the client has no handler)
  *
  * @module
  */
