@@ -74,7 +74,8 @@ export const clockName = hasSchedstat
   ? 'CPU time of the main thread (/proc/thread-self/schedstat)'
   : 'wall time (process.hrtime.bigint; there is no /proc/thread-self/schedstat here)'
 
-const nanos: () => number = hasSchedstat ? threadCpuNanos : () => Number(process.hrtime.bigint())
+/** The time a timed region is measured with, in ns. */
+export const nanos: () => number = hasSchedstat ? threadCpuNanos : () => Number(process.hrtime.bigint())
 
 const gc = (globalThis as { gc?: () => void }).gc
 
