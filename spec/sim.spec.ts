@@ -660,16 +660,47 @@ describe('scale', () => {
 })
 
 describe('timer handles', () => {
-  it('carry their id as an own, read-only property, so two never compare deep-equal (as fake-timers’ do not)', async () => {
+  it('carry their id as an own field, so two never compare deep-equal (as fake-timers’ do not)', async () => {
     const { isDeepStrictEqual } = await import('node:util')
     const c = VirtualClock.create()
     const f = (): void => {}
     const a = c.setTimeout(f, 10) as TimerHandle
     const b = c.setTimeout(f, 10) as TimerHandle
     expect(isDeepStrictEqual(a, b)).toBe(false)
-    expect(Object.getOwnPropertyDescriptor(a, 'id')).toMatchObject({ value: Number(a), writable: false, enumerable: true })
+    expect(Object.getOwnPropertyDescriptor(a, 'id')).toMatchObject({ value: Number(a), enumerable: true })
     const fake = FakeTimers.createClock()
     expect(isDeepStrictEqual(fake.setTimeout(f, 10), fake.setTimeout(f, 10))).toBe(false)
+  })
+
+  it('clear only their own clock’s pending timer, by handle or by number, across resets', () => {
+    const c = VirtualClock.create()
+    const other = VirtualClock.create()
+    const log: string[] = []
+    const a = c.setTimeout(() => log.push('a'), 10) as TimerHandle
+    const b = c.setTimeout(() => log.push('b'), 10) as TimerHandle
+    const o = other.setTimeout(() => log.push('o'), 10) as TimerHandle
+    c.clearTimeout(o) // another clock's handle: ignored
+    other.clearTimeout(a)
+    c.clearTimeout(Number(a)) // the first numeric clear builds the index from the pending timers
+    c.clearTimeout(Number(a))
+    c.tick(10)
+    other.tick(10)
+    expect(log).toEqual(['b', 'o'])
+    c.setTimeout(() => log.push('c'), 5)
+    c.reset()
+    const d = c.setTimeout(() => log.push('d'), 5) as TimerHandle
+    c.clearTimeout(b) // fired, and of the clock's first generation
+    c.clearTimeout(a)
+    VirtualClock.invariant(c)
+    c.tick(5)
+    expect(log).toEqual(['b', 'o', 'd'])
+    d.refresh()
+    c.clearTimeout(Number(d))
+    expect(c.countTimers()).toBe(0)
+    a.refresh() // revives a timer of the first generation into this one
+    c.tick(10)
+    expect(log).toEqual(['b', 'o', 'd', 'a'])
+    VirtualClock.invariant(c)
   })
 })
 

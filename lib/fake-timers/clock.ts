@@ -18,8 +18,8 @@
  * - assigning `clock.now` moves the wall clock and timers keep their distance from now,
  *   as with `setSystemTime` (fake-timers' timers keep their wall-clock due times): here
  *   timers are due at elapsed times, which is what makes `setSystemTime` constant time;
- * - handles carry their id as an own `id` property, so that two never compare
- *   deep-equal (fake-timers' differ by their own closures);
+ * - a handle is the virtual clock's timer record, with its id as an own `id` field, so
+ *   that two never compare deep-equal (fake-timers' differ by their own closures);
  * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
  *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
  *   rather than hand out internal records in heap order;
@@ -30,7 +30,6 @@
 import { withAccessors } from '../sim/accessors.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
-import * as TimerTable from '../sim/timer-table.js'
 import { firesBefore } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { type ClockDate, createDate } from './date.js'
@@ -295,7 +294,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       f.uninstalled = true
       Moves.setTickMode(f, { mode: 'manual' })
       // In firing order, as fake-timers' heap mostly has them.
-      const pending = TimerTable.entries(core.timers).map(([, timer]) => timer)
+      const pending = Schedule.timers(core.schedule)
       pending.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
       return pending.map((timer) => describe(f, timer))
     },
@@ -319,7 +318,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
     timers: {
       get: () => {
         const timers = new Map<number, TimerDescription>()
-        for (const [, timer] of TimerTable.entries(core.timers)) timers.set(timer.id, describe(f, timer))
+        for (const timer of Schedule.timers(core.schedule)) timers.set(timer.id, describe(f, timer))
         return timers
       },
     },

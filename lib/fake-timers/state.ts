@@ -18,10 +18,8 @@
  * run of them threw or has not happened yet; the virtual clock's own invariants hold.
  */
 import * as Coerce from '../sim/coercion.js'
-import { TimerHandle } from '../sim/handle.js'
 import * as Schedule from '../sim/schedule.js'
-import * as TimerTable from '../sim/timer-table.js'
-import { type Timer, type TimerKind, firesBefore } from '../sim/timer.js'
+import { Timer, type TimerKind, firesBefore } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import type { Clock, TickMode, TimerDescription } from './clock.js'
 import type { Host } from './host.js'
@@ -109,7 +107,7 @@ export const nearLimitAt = (f: State, i: number): void => {
 
 // Timers.
 
-export const isPending = (f: State, timer: Timer): boolean => TimerTable.get(f.core.timers, I.keyOf(timer.id)) === timer
+export const isPending = (f: State, timer: Timer): boolean => I.isPending(f.core, timer)
 
 export const newTimer = (
   f: State,
@@ -123,13 +121,14 @@ export const newTimer = (
   return I.addTimer(f.core, kind, callback, args, delay, interval)
 }
 
-export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId =>
-  f.host.returnsObjects ? new TimerHandle(timer.id, timer, f.core.refresh) : timer.id
+/** The handle is the timer itself, as on the virtual clock. */
+export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId => (f.host.returnsObjects ? timer : timer.id)
 
 /** fake-timers' `clearTimer`: native ids warn (or are cleared natively), wrong kinds throw. */
 export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
   if (!id) return
-  const numeric = Number(id)
+  // A handle is its timer: no id to check or look up.
+  const numeric = id instanceof Timer ? id.id : Number(id)
   if (Number.isNaN(numeric) || numeric < Coerce.firstTimerId) {
     const name = clearName(asked)
     if (f.clock['shouldClearNativeTimers'] === true) {
@@ -143,7 +142,7 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
         `\n${(new Error().stack ?? '').split('\n').slice(1).join('\n')}`,
     )
   }
-  const timer = TimerTable.get(f.core.timers, I.keyOf(numeric))
+  const timer = I.pendingTimer(f.core, id instanceof Timer ? id : numeric)
   if (timer === undefined) return
   const type = typeOf(f, timer)
   const clearable =
@@ -153,7 +152,7 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
     (type === 'Interval' && asked === 'Timeout')
   if (!clearable) wrongClear(type, asked)
   f.idle.delete(timer)
-  I.clearTimer(f.core, numeric, timer.kind)
+  I.clearTimer(f.core, timer, timer.kind)
 }
 
 export const fire = (f: State, timer: Timer): void => {
@@ -212,7 +211,7 @@ export const firstTimer = (f: State): Timer | undefined => {
 /** The latest pending timer, by a pass over them all (the wheel keeps minimums only). */
 export const lastTimer = (f: State): Timer | undefined => {
   let last: Timer | undefined
-  for (const [, timer] of TimerTable.entries(f.core.timers)) if (last === undefined || firesBefore(last, timer)) last = timer
+  for (const timer of Schedule.timers(f.core.schedule)) if (last === undefined || firesBefore(last, timer)) last = timer
   return last
 }
 

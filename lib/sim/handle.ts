@@ -12,6 +12,12 @@
  * with its first delay, and the handle converts to its numeric id, so `clearTimeout`
  * accepts either.
  *
+ * The virtual clock's handle is its timer record itself (a subclass, `timer.ts`): one
+ * object a timer, and `clearTimeout(handle)` reaches the timer without a lookup. Its own
+ * `id` is a plain field (typed read-only), so that two handles never compare deep-equal:
+ * fake-timers' handles differ by their own closures and have no `id` at all. A read-only
+ * own property would cost a property definition a timer, a quarter of a `setTimeout`.
+ *
  * @example
  * const handle = clock.setTimeout(poll, 100) as TimerHandle
  * handle.unref()
@@ -19,20 +25,14 @@
  */
 export class TimerHandle {
   /** The timer's id (what `Number(handle)` gives). */
-  declare readonly id: number
+  readonly id: number
   /** Whether the timer would keep a real event loop alive; only `ref` and `unref` change it. */
-  refed = true
-  readonly #id: number
-  readonly #timer: unknown
-  readonly #refresh: (timer: never) => void
+  refed: boolean
 
-  /** @internal Made by the clock: `refresh(timer)` re-arms the timer (one function per clock). */
-  constructor(id: number, timer: unknown, refresh: (timer: never) => void) {
-    this.#id = id
-    // An own, read-only `id`, as fake-timers' handles have: two handles never compare deep-equal.
-    Object.defineProperty(this, 'id', { value: id, enumerable: true })
-    this.#timer = timer
-    this.#refresh = refresh
+  /** @internal Made by a clock, as the base of its timer record. */
+  constructor(id: number) {
+    this.id = id
+    this.refed = true
   }
 
   /** Marks the timer as keeping the event loop alive, as Node's `Timeout.ref` does; it changes nothing else here. */
@@ -57,13 +57,18 @@ export class TimerHandle {
    * then. A timer that has fired or been cleared is armed again, as in Node. Constant time.
    */
   refresh(): this {
-    this.#refresh(this.#timer as never)
+    this.rearm()
     return this
+  }
+
+  /** @internal What `refresh` does: each clock's timer records define it. */
+  rearm(): void {
+    throw new TypeError('TimerHandle: this handle belongs to no clock')
   }
 
   /** The timer's id, so that `Number(handle)` and `clearTimeout(handle)` work. */
   [Symbol.toPrimitive](): number {
-    return this.#id
+    return this.id
   }
 }
 

@@ -123,6 +123,11 @@ const leaveWheel = (s: Schedule, t: Timer): void => {
   PriorityQueue.remove(queueOf(s, t), t.elt as PriorityQueue.Elt<Timer>)
   t.place = undefined
   s.wheelCount--
+  if (s.watches.length !== 0) countLeaving(s, t)
+}
+
+/** A timer leaving the wheel, for the watches; only while a `runToLast` runs. */
+const countLeaving = (s: Schedule, t: Timer): void => {
   for (const w of s.watches) {
     if (t.armSeq < w.since) {
       w.left--
@@ -214,9 +219,17 @@ export const fits = (s: Schedule, due: number): boolean => due <= PriorityQueue.
  */
 export const add = (s: Schedule, t: Timer): void => {
   t.armSeq = s.armCounter++
-  const lastLate = s.late[s.late.length - 1]
-  if (t.due < wheelNow(s) || (lastLate !== undefined && t.due <= lastLate.due)) insertLate(s, t)
-  else enterWheel(s, t)
+  const late = s.late
+  if (late.length === 0 && t.kind !== 'Immediate' && t.due >= wheelNow(s)) {
+    // The common case, a timeout or interval due from now on, in one step.
+    t.elt = PriorityQueue.add(s.others, t.due, t)
+    t.place = 'wheel'
+    s.wheelCount++
+  } else if (t.due < wheelNow(s) || (late.length !== 0 && t.due <= late[late.length - 1]!.due)) {
+    insertLate(s, t)
+  } else {
+    enterWheel(s, t)
+  }
   s.count++
 }
 
@@ -242,6 +255,13 @@ export const remove = (s: Schedule, t: Timer): void => {
  * const t = Schedule.first(s) // then fire t
  */
 export const first = (s: Schedule): Timer | undefined => {
+  if (s.late.length === 0 && PriorityQueue.isEmpty(s.immediates)) {
+    // The common case: neither late timers nor immediates, the first of `others`.
+    const others = s.others
+    if (PriorityQueue.isEmpty(others)) return undefined
+    advanceQueueTo(others, minKeyOr(others, Infinity), timersAreNeverDue)
+    return minValue(others)
+  }
   const late = s.late[0]
   if (late !== undefined) return late
   const due = leastDue(s)
@@ -274,6 +294,19 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     }
     strand(s, due)
   }
+}
+
+/**
+ * Every pending timer, late ones first, then those in the queues in no particular order.
+ * Linear time.
+ *
+ * @example
+ * for (const t of Schedule.timers(s)) console.log(t.id)
+ */
+export const timers = (s: Schedule): Timer[] => {
+  const all = [...s.late]
+  for (const q of [s.immediates, s.others]) PriorityQueue.iter(q, (elt) => all.push(PriorityQueue.eltValue(q, elt)))
+  return all
 }
 
 /** The least due time in the wheel, if any; for invariants. Amortized constant time. */

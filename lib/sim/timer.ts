@@ -11,6 +11,8 @@
  * unique `order` makes unreachable.
  */
 
+import { TimerHandle } from './handle.js'
+
 /** What made the timer; clearing it with the wrong function throws, as in fake-timers. */
 export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
 
@@ -18,27 +20,50 @@ export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
 export type Place = 'wheel' | 'late' | undefined
 
 /**
- * A timer. `id`, `kind`, `callback`, `args`, `delay` and `interval` never change; `due`
- * and `order` change when it is re-armed. The last three fields belong to the schedule
- * (`schedule.ts`), which alone reads and writes them.
+ * The clock a timer belongs to, in the generation it was armed in: `reset` gives the
+ * clock a new one, so a timer of an earlier generation (or of another clock) is not
+ * pending there whatever its `place` still says. `refresh` re-arms a timer on its clock.
  */
-export interface Timer {
-  readonly id: number
-  readonly kind: TimerKind
-  readonly callback: (...args: unknown[]) => unknown
-  /** Arguments for the callback; undefined for frames, which get `performance.now()`. */
-  readonly args: readonly unknown[] | undefined
-  /** The coerced first delay, which `refresh` uses again (undefined for immediates). */
-  readonly delay: number | undefined
-  /** The period of an interval, undefined for the other kinds. */
-  readonly interval: number | undefined
-  due: number
-  order: number
-  place: Place
+export interface Home {
+  readonly refresh: (timer: Timer) => void
+}
+
+/**
+ * A timer, and the handle `setTimeout` returns where the host's timers return objects
+ * (see `handle.ts`): one object a timer. `id`, `kind`, `callback`, `args`, `delay` and
+ * `interval` never change; `due` and `order` change when it is re-armed, `home` when a
+ * timer of an earlier generation is refreshed. `place`, `elt` and `armSeq` belong to the
+ * schedule (`schedule.ts`), which alone reads and writes them.
+ */
+export class Timer extends TimerHandle {
+  place: Place = undefined
   /** Its handle in its queue while `place` is `'wheel'`. */
-  elt: number
+  elt = -1
   /** When the schedule last took it in; see the schedule's watches. */
-  armSeq: number
+  armSeq = 0
+
+  /**
+   * The parameters are the fields (`args` undefined for frames, which get
+   * `performance.now()`; `delay` the coerced first delay, which `refresh` uses again,
+   * undefined for immediates; `interval` the period of an interval).
+   */
+  constructor(
+    id: number,
+    readonly kind: TimerKind,
+    readonly callback: (...args: unknown[]) => unknown,
+    readonly args: readonly unknown[] | undefined,
+    readonly delay: number | undefined,
+    readonly interval: number | undefined,
+    public due: number,
+    public order: number,
+    public home: Home,
+  ) {
+    super(id)
+  }
+
+  override rearm(): void {
+    this.home.refresh(this)
+  }
 }
 
 /**

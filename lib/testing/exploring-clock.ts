@@ -45,6 +45,20 @@ export interface ExploringClockOptions {
   readonly loopLimit?: number
 }
 
+/** A handle of this clock: `refresh()` re-arms its timer with the next plan entry. */
+class ExploringHandle extends TimerHandle {
+  readonly #rearm: () => void
+
+  constructor(id: number, rearm: () => void) {
+    super(id)
+    this.#rearm = rearm
+  }
+
+  override rearm(): void {
+    this.#rearm()
+  }
+}
+
 /** A timer as the clock keeps it. */
 interface Timer {
   readonly id: number
@@ -209,7 +223,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     const id = nextId++
     const timer: Timer = { id, kind, callback: callback as Timer['callback'], args, delay, period, arming: 0, departed: false, due: 0, runMs: 0, elt: PQ.nullElt() }
     arm(timer, elapsed + Coerce.dueOffset(delay, firing))
-    return objects ? new TimerHandle(id, timer, (t: Timer) => rearm(t)) : id
+    return objects ? new ExploringHandle(id, () => rearm(timer)) : id
   }
 
   const rearm = (timer: Timer): void => {
