@@ -239,8 +239,13 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
   }
   const clock: Clock = withAccessors<Clock, 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'>({
     Date: ClockDateClass,
-    setTimeout: (callback, delay, ...args) =>
-      handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined)),
+    // `arguments`, not a rest parameter: a call with one argument makes no array (see the virtual clock's).
+    setTimeout: function setTimeout(callback: Callback, delay?: unknown): VirtualClock.TimerId {
+      // eslint-disable-next-line prefer-rest-params
+      const args = I.argsAfter(arguments, 2)
+      // eslint-disable-next-line prefer-rest-params
+      return handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined, arguments[2]))
+    },
     clearTimeout: (id) => clearTimer(f, id, 'Timeout'),
     setInterval: (callback, delay, ...args) => {
       const parsed = Coerce.parseIntervalDelay(delay)

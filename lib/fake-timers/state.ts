@@ -19,7 +19,7 @@
  */
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
-import { Timer, type TimerKind, firesBefore } from '../sim/timer.js'
+import { Timer, type TimerKind, argsOf, firesBefore } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import type { Clock, TickMode, TimerDescription } from './clock.js'
 import type { Host } from './host.js'
@@ -93,8 +93,10 @@ const clearName = (type: TimerType): string =>
 const loopErrorOf = (f: State, looping: Jobs.Looping): Error =>
   Jobs.loopError(f.core.loopLimit, looping, Object.keys(f.clock), f.host.returnsObjects)
 
-export const runJobs = (f: State): void =>
-  Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+/** Runs the queued microtasks; with none (at most moves), nothing is made. */
+export const runJobs = (f: State): void => {
+  if (f.jobs.length !== 0) Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+}
 
 const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
 
@@ -116,9 +118,10 @@ export const newTimer = (
   args: readonly unknown[] | undefined,
   delay: number | undefined,
   interval: number | undefined,
+  arg?: unknown,
 ): Timer => {
   I.checkCallback(callback)
-  return I.addTimer(f.core, kind, callback, args, delay, interval)
+  return I.addTimer(f.core, kind, callback, args, arg, delay, interval)
 }
 
 /** The handle is the timer itself, as on the virtual clock. */
@@ -156,7 +159,7 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
 }
 
 export const fire = (f: State, timer: Timer): void => {
-  if (timer.interval === undefined) f.idle.delete(timer)
+  if (timer.interval === undefined && f.idle.size !== 0) f.idle.delete(timer)
   I.fire(f.core, timer)
 }
 
@@ -223,7 +226,7 @@ export const describe = (f: State, timer: Timer): TimerDescription => {
     id: timer.id,
     type: typeOf(f, timer),
     func: timer.callback,
-    args: timer.args,
+    args: argsOf(timer),
     delay: timer.delay,
     interval: timer.interval,
     createdAt: wall(timer.due - armedFor),

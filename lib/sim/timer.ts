@@ -29,6 +29,15 @@ export interface Home {
 }
 
 /**
+ * The `args` of a timer whose one argument is kept in its `arg` field: the common
+ * `setTimeout(f, ms, x)` then costs one object, not a record and an array.
+ */
+export const oneArg: readonly unknown[] = Object.freeze([])
+
+/** The arguments a timer's callback gets (undefined for frames). */
+export const argsOf = (t: Timer): readonly unknown[] | undefined => (t.args === oneArg ? [t.arg] : t.args)
+
+/**
  * A timer, and the handle `setTimeout` returns where the host's timers return objects
  * (see `handle.ts`): one object a timer. `id`, `kind`, `callback`, `args`, `delay` and
  * `interval` never change; `due` and `order` change when it is re-armed, `home` when a
@@ -44,7 +53,7 @@ export class Timer extends TimerHandle {
 
   /**
    * The parameters are the fields (`args` undefined for frames, which get
-   * `performance.now()`; `delay` the coerced first delay, which `refresh` uses again,
+   * `performance.now()`, and {@link oneArg} for one argument, in `arg`; `delay` the coerced first delay, which `refresh` uses again,
    * undefined for immediates; `interval` the period of an interval).
    */
   constructor(
@@ -52,6 +61,7 @@ export class Timer extends TimerHandle {
     readonly kind: TimerKind,
     readonly callback: (...args: unknown[]) => unknown,
     readonly args: readonly unknown[] | undefined,
+    readonly arg: unknown,
     readonly delay: number | undefined,
     readonly interval: number | undefined,
     public due: number,

@@ -53,7 +53,7 @@ import * as Install from './install.js'
 import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
-import { type Home, Timer, type TimerKind, clearName, clearableAs, scheduleName } from './timer.js'
+import { type Home, Timer, type TimerKind, clearName, clearableAs, oneArg, scheduleName } from './timer.js'
 
 export { TimerHandle, type TimerId } from './handle.js'
 export type { FakeableName, InstallOptions, TimerFunctionName } from './install.js'
@@ -328,13 +328,14 @@ const addTimer = (
   kind: TimerKind,
   callback: unknown,
   args: readonly unknown[] | undefined,
+  arg: unknown,
   delay: number | undefined,
   interval: number | undefined,
 ): Timer => {
   const due = c.elapsed + Coerce.dueOffset(delay, c.duringTick)
   if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
   const key = freshKey(c)
-  const timer = new Timer(key + Coerce.firstTimerId, kind, callback as Timer['callback'], args, delay, interval, due, c.nextOrder++, c.home)
+  const timer = new Timer(key + Coerce.firstTimerId, kind, callback as Timer['callback'], args, arg, delay, interval, due, c.nextOrder++, c.home)
   if (c.nearLimit) c.stacks.set(timer, new Error())
   if (c.index !== undefined) TimerTable.set(c.index, key, timer)
   Schedule.add(c.schedule, timer)
@@ -410,7 +411,9 @@ const fire = (c: State, timer: Timer): void => {
   } else {
     removeTimer(c, timer)
   }
-  call(timer.callback, timer.args ?? [performanceNow(c)])
+  const args = timer.args
+  if (args === oneArg) timer.callback.call(null, timer.arg)
+  else call(timer.callback, args ?? [performanceNow(c)])
 }
 
 /**
@@ -612,6 +615,31 @@ const reset = (c: State): void => {
 // The clock.
 
 /**
+ * The arguments after the first `from` of a call, as an array; {@link oneArg} for exactly
+ * one, which the caller keeps in the timer.
+ */
+const argsAfter = (all: IArguments, from: number): readonly unknown[] => {
+  const n = all.length - from
+  if (n === 1) return oneArg
+  const args = new Array<unknown>(Math.max(0, n))
+  for (let i = 0; i < n; i++) args[i] = all[from + i]
+  return args
+}
+
+/**
+ * A clock's `setTimeout`: the callback's arguments read from `arguments` rather than a
+ * rest parameter, so that a call with one argument makes no array (the timer keeps it).
+ */
+const timeoutSetter = (c: State): VirtualClock['setTimeout'] =>
+  function setTimeout(callback: unknown, delay?: unknown): TimerId {
+    checkCallback(callback)
+    // eslint-disable-next-line prefer-rest-params
+    const args = argsAfter(arguments, 2)
+    // eslint-disable-next-line prefer-rest-params
+    return handleOf(c, addTimer(c, 'Timeout', callback, args, arguments[2], Coerce.coerceDelay(delay), undefined))
+  } as VirtualClock['setTimeout']
+
+/**
  * A virtual clock at `now` (ms since the epoch, floored; default 0), with no timers.
  *
  * Behaves as `FakeTimers.createClock(now, loopLimit)` of `@sinonjs/fake-timers` 15 for
@@ -652,27 +680,24 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
   }
   const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit'>({
     performance: { now: () => performanceNow(c) },
-    setTimeout: (callback, delay, ...args) => {
-      checkCallback(callback)
-      return handleOf(c, addTimer(c, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined))
-    },
+    setTimeout: timeoutSetter(c),
     clearTimeout: (id) => clearTimer(c, id, 'Timeout'),
     setInterval: (callback, delay, ...args) => {
       const parsed = Coerce.parseIntervalDelay(delay)
       checkCallback(callback)
       const interval = Coerce.coerceInterval(parsed)
-      return handleOf(c, addTimer(c, 'Interval', callback, args, Coerce.coerceDelay(parsed), interval))
+      return handleOf(c, addTimer(c, 'Interval', callback, args, undefined, Coerce.coerceDelay(parsed), interval))
     },
     clearInterval: (id) => clearTimer(c, id, 'Interval'),
     setImmediate: (callback, ...args) => {
       checkCallback(callback)
-      return handleOf(c, addTimer(c, 'Immediate', callback, args, undefined, undefined))
+      return handleOf(c, addTimer(c, 'Immediate', callback, args, undefined, undefined, undefined))
     },
     clearImmediate: (id) => clearTimer(c, id, 'Immediate'),
     requestAnimationFrame: (callback) => {
       checkCallback(callback)
       const delay = Coerce.coerceDelay(timeToNextFrame(c))
-      return addTimer(c, 'AnimationFrame', callback, undefined, delay, undefined).id
+      return addTimer(c, 'AnimationFrame', callback, undefined, undefined, delay, undefined).id
     },
     cancelAnimationFrame: (id) => clearTimer(c, id, 'AnimationFrame'),
     tick: (ms) => doTick(c, Coerce.tickValueToMs(ms)),
@@ -755,6 +780,7 @@ export const internals = {
   timeToNextFrame,
   checkCallback,
   addTimer,
+  argsAfter,
   handleOf,
   isPending,
   pendingTimer,
