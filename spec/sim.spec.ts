@@ -660,14 +660,17 @@ describe('scale', () => {
 })
 
 describe('timer handles', () => {
-  it('carry their id as an own field, so two never compare deep-equal (as fake-timers’ do not)', async () => {
+  it('carry their key (id less 10^12) as an own field, so two never compare deep-equal (as fake-timers’ do not)', async () => {
     const { isDeepStrictEqual } = await import('node:util')
     const c = VirtualClock.create()
     const f = (): void => {}
     const a = c.setTimeout(f, 10) as TimerHandle
     const b = c.setTimeout(f, 10) as TimerHandle
     expect(isDeepStrictEqual(a, b)).toBe(false)
-    expect(Object.getOwnPropertyDescriptor(a, 'id')).toMatchObject({ value: Number(a), enumerable: true })
+    expect(Object.getOwnPropertyDescriptor(a, 'key')).toMatchObject({ value: Number(a) - 1e12, enumerable: true })
+    expect(a.id).toBe(Number(a))
+    expect(a.unref().refed).toBe(false)
+    expect(b.refed).toBe(true)
     const fake = FakeTimers.createClock()
     expect(isDeepStrictEqual(fake.setTimeout(f, 10), fake.setTimeout(f, 10))).toBe(false)
   })

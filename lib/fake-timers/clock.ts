@@ -209,27 +209,28 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
   const vc = VirtualClock.create({ now: Coerce.epochOf(start), loopLimit: loopLimit || 1000 })
   const core = I.stateOf(vc)!
   const ClockDateClass = createDate(host.NativeDate)
-  const f: State = {
+  // Data properties first, the accessors after (see accessors.ts): a literal with a getter
+  // is a dictionary, whose every read, at every timer, is a hash lookup.
+  const f = withAccessors<State, 'nearLimit' | 'loopLimit'>({
     host,
     vc,
     core,
     jobs: [],
-    // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
-    get nearLimit() {
-      return core.nearLimit
-    },
-    set nearLimit(near: boolean) {
-      core.nearLimit = near
-    },
-    get loopLimit() {
-      return core.loopLimit
-    },
     idle: new Map(),
     tickMode: { mode: 'manual', counter: 0, delta: undefined },
     attachedInterval: undefined,
     uninstalled: false,
     clock: undefined as unknown as Clock,
-  }
+  }, {
+    // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
+    nearLimit: {
+      get: () => core.nearLimit,
+      set: (near) => {
+        core.nearLimit = near
+      },
+    },
+    loopLimit: { get: () => core.loopLimit },
+  })
   const clockHrtime: HrTime = (previous) => hrtime(f, previous)
   if (host.present.hrtime && typeof (host.timers.hrtime as { bigint?: unknown }).bigint === 'function') {
     clockHrtime.bigint = () => {

@@ -6,6 +6,8 @@
  * the host's `setTimeout`.
  */
 
+import { firstTimerId } from './coercion.js'
+
 /**
  * A timer handle shaped like Node's `Timeout`: `ref`/`unref`/`hasRef` only keep a flag
  * (virtual time keeps nothing alive), `refresh()` re-arms the timer from the current time
@@ -13,10 +15,14 @@
  * accepts either.
  *
  * The virtual clock's handle is its timer record itself (a subclass, `timer.ts`): one
- * object a timer, and `clearTimeout(handle)` reaches the timer without a lookup. Its own
- * `id` is a plain field (typed read-only), so that two handles never compare deep-equal:
- * fake-timers' handles differ by their own closures and have no `id` at all. A read-only
- * own property would cost a property definition a timer, a quarter of a `setTimeout`.
+ * object a timer, and `clearTimeout(handle)` reaches the timer without a lookup. Timers
+ * are made by the million and live long, so every byte counts twice (young-generation
+ * collections copy the survivors): the handle's own field is `key`, the id less 10^12, a
+ * small integer V8 keeps in the object where the id itself would be boxed, and `id` is a
+ * getter; `refed` is on the prototype until `unref` sets it. Two handles never compare
+ * deep-equal, by their keys (fake-timers' differ by their own closures and have no `id`).
+ * A read-only own `id` would cost a property definition a timer, a quarter of a
+ * `setTimeout`.
  *
  * @example
  * const handle = clock.setTimeout(poll, 100) as TimerHandle
@@ -24,15 +30,19 @@
  * clock.tick(50); handle.refresh(); clock.tick(60) // poll has not run: due at 150
  */
 export class TimerHandle {
-  /** The timer's id (what `Number(handle)` gives). */
-  readonly id: number
+  /** The timer's id less 10^12, where ids start. */
+  readonly key: number
   /** Whether the timer would keep a real event loop alive; only `ref` and `unref` change it. */
-  refed: boolean
+  declare refed: boolean
 
   /** @internal Made by a clock, as the base of its timer record. */
-  constructor(id: number) {
-    this.id = id
-    this.refed = true
+  constructor(key: number) {
+    this.key = key
+  }
+
+  /** The timer's id (what `Number(handle)` gives). */
+  get id(): number {
+    return this.key + firstTimerId
   }
 
   /** Marks the timer as keeping the event loop alive, as Node's `Timeout.ref` does; it changes nothing else here. */
@@ -68,9 +78,12 @@ export class TimerHandle {
 
   /** The timer's id, so that `Number(handle)` and `clearTimeout(handle)` work. */
   [Symbol.toPrimitive](): number {
-    return this.id
+    return this.key + firstTimerId
   }
 }
+
+// Every handle is refed until `unref`: an own field only then.
+;(TimerHandle.prototype as { refed: boolean }).refed = true
 
 /**
  * A timer id: a number, or a {@link TimerHandle} where the host's timers return objects.

@@ -57,7 +57,7 @@ export class Timer extends TimerHandle {
    * undefined for immediates; `interval` the period of an interval).
    */
   constructor(
-    id: number,
+    key: number,
     readonly kind: TimerKind,
     readonly callback: (...args: unknown[]) => unknown,
     readonly args: readonly unknown[] | undefined,
@@ -68,7 +68,7 @@ export class Timer extends TimerHandle {
     public order: number,
     public home: Home,
   ) {
-    super(id)
+    super(key)
   }
 
   override rearm(): void {

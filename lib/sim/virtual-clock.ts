@@ -335,7 +335,7 @@ const addTimer = (
   const due = c.elapsed + Coerce.dueOffset(delay, c.duringTick)
   if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
   const key = freshKey(c)
-  const timer = new Timer(key + Coerce.firstTimerId, kind, callback as Timer['callback'], args, arg, delay, interval, due, c.nextOrder++, c.home)
+  const timer = new Timer(key, kind, callback as Timer['callback'], args, arg, delay, interval, due, c.nextOrder++, c.home)
   if (c.nearLimit) c.stacks.set(timer, new Error())
   if (c.index !== undefined) TimerTable.set(c.index, key, timer)
   Schedule.add(c.schedule, timer)
@@ -352,7 +352,7 @@ const isPending = (c: State, timer: Timer): boolean => timer.place !== undefined
 const indexOf = (c: State): TimerTable.TimerTable => {
   if (c.index === undefined) {
     const index = new TimerTable.TimerTable()
-    for (const timer of Schedule.timers(c.schedule)) TimerTable.set(index, keyOf(timer.id), timer)
+    for (const timer of Schedule.timers(c.schedule)) TimerTable.set(index, timer.key, timer)
     c.index = index
   }
   return c.index
@@ -366,7 +366,7 @@ const pendingTimer = (c: State, id: unknown): Timer | undefined => {
 
 /** Takes a pending timer out. */
 const removeTimer = (c: State, timer: Timer): void => {
-  if (c.index !== undefined) TimerTable.remove(c.index, keyOf(timer.id))
+  if (c.index !== undefined) TimerTable.remove(c.index, timer.key)
   Schedule.remove(c.schedule, timer)
 }
 
@@ -378,7 +378,7 @@ const refresh = (c: State, timer: Timer): void => {
   timer.due = due
   timer.order = c.nextOrder++
   timer.home = c.home
-  if (c.index !== undefined) TimerTable.set(c.index, keyOf(timer.id), timer)
+  if (c.index !== undefined) TimerTable.set(c.index, timer.key, timer)
   Schedule.add(c.schedule, timer)
 }
 
@@ -762,7 +762,7 @@ export const invariant = (clock: VirtualClock): void => {
   if (c.index !== undefined) {
     if (c.index.size !== count) fail(`${c.index.size} ids for ${count} timers`)
     for (const [key, timer] of TimerTable.entries(c.index)) {
-      if (keyOf(timer.id) !== key || !isPending(c, timer)) fail(`timer ${timer.id} is not scheduled under its key`)
+      if (timer.key !== key || !isPending(c, timer)) fail(`timer ${timer.id} is not scheduled under its key`)
     }
   }
 }

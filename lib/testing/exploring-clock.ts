@@ -223,7 +223,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     const id = nextId++
     const timer: Timer = { id, kind, callback: callback as Timer['callback'], args, delay, period, arming: 0, departed: false, due: 0, runMs: 0, elt: PQ.nullElt() }
     arm(timer, elapsed + Coerce.dueOffset(delay, firing))
-    return objects ? new ExploringHandle(id, () => rearm(timer)) : id
+    return objects ? new ExploringHandle(id - Coerce.firstTimerId, () => rearm(timer)) : id
   }
 
   const rearm = (timer: Timer): void => {
