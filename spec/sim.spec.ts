@@ -637,6 +637,27 @@ describe('callbacks that move the clock', () => {
   })
 })
 
+describe('next from inside a runToLast', () => {
+  it('counts the timers it takes out of the wheel for the runToLast that watches them, as fake-timers ends where it does', () => {
+    // `next` takes a millisecond's timers out of the wheel at once; the watch must count them as gone.
+    const program = (clock: Pick<Clock, 'setTimeout' | 'setImmediate' | 'next' | 'runToLast' | 'now' | 'countTimers'>): string[] => {
+      const log: string[] = []
+      clock.setTimeout(() => log.push(`t1@${clock.now}`), 11)
+      clock.setTimeout(() => {
+        clock.setImmediate(() => {
+          clock.next()
+          log.push(`after next@${clock.now}`)
+        })
+      }, 0)
+      log.push(`runToLast -> ${clock.runToLast()}`, `${clock.countTimers()} left`)
+      return log
+    }
+    const ours = program(VirtualClock.create())
+    expect(ours).toEqual(['t1@11', 'after next@11', 'runToLast -> 21', '0 left'])
+    expect(ours).toEqual(program(FakeTimers.createClock() as unknown as Clock))
+  })
+})
+
 describe('scale', () => {
   it('fires 200 000 timers in order, each at its time', () => {
     const clock = VirtualClock.create()

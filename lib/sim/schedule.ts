@@ -11,10 +11,10 @@
  *   millisecond each queue is already in fake-timers' order; at equal due times the
  *   immediates go first. Nothing is ever sorted, and a timer costs one queue element.
  * - `late` holds the timers due before the queues' minimum allowed key (the wheel's
- *   `now`), where they cannot go, sorted by `firesBefore`. Only odd programs make any: a
- *   negative `setInterval` period re-arms in the past, and `next()` then takes the clock
- *   back to that timer, where new timers can fall before the wheel's `now` too. A sorted
- *   array suits so few.
+ *   `now`), where they cannot go, sorted by `firesBefore`: the rest of the millisecond
+ *   `first` took out (below), and the timers of odd programs (a negative `setInterval`
+ *   period re-arms in the past, and `next()` then takes the clock back to that timer,
+ *   where new timers can fall before the wheel's `now` too). A sorted array suits so few.
  *
  * Invariants (`invariant` checks them):
  *
@@ -27,9 +27,13 @@
  *   is the first late one if there is one, else the first of the least due time;
  * - `count` is the number of timers, `wheelCount` the number in the queues.
  *
- * The wheel's `now` moves only to the due time of a timer about to fire (or below a bound
- * the caller is about to pass), never past the clock's elapsed time at rest; so timers
- * the clock adds later are not before it and go into a queue, not `late`.
+ * `first` (the clock's `next`) takes all the timers of the least due time out of the
+ * queues at once, as the wheel fires a millisecond's alarms, moving the wheel's `now` one
+ * past it: they become late, fired from the front of `late` one `first` at a time. So a
+ * millisecond costs one advance, not a search and a removal a timer. Otherwise the
+ * wheel's `now` moves only to the due time of a timer about to fire (or below a bound the
+ * caller is about to pass). Either way it passes the clock's elapsed time at rest by at
+ * most one, and only a timer due now (a zero delay at rest) added then is late.
  *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
  * it (the wheel finds minimums, not maximums). A watch counts the timers that were in the
@@ -63,6 +67,9 @@ export interface Schedule {
   wheelCount: number
   armCounter: number
   readonly watches: Watch[]
+  /** The handlers `first` advances the queues with: each moves a timer it is handed to `late`. */
+  readonly strandImmediate: (elt: PriorityQueue.Elt<Timer>) => void
+  readonly strandOther: (elt: PriorityQueue.Elt<Timer>) => void
 }
 
 const newQueue = (): Queue => PriorityQueue.create<Timer>()
@@ -73,15 +80,20 @@ const newQueue = (): Queue => PriorityQueue.create<Timer>()
  * @example
  * const s = Schedule.create()
  */
-export const create = (): Schedule => ({
-  immediates: newQueue(),
-  others: newQueue(),
-  late: [],
-  count: 0,
-  wheelCount: 0,
-  armCounter: 0,
-  watches: [],
-})
+export const create = (): Schedule => {
+  const s: Schedule = {
+    immediates: newQueue(),
+    others: newQueue(),
+    late: [],
+    count: 0,
+    wheelCount: 0,
+    armCounter: 0,
+    watches: [],
+    strandImmediate: (elt) => strandFired(s, PriorityQueue.eltValue(s.immediates, elt)),
+    strandOther: (elt) => strandFired(s, PriorityQueue.eltValue(s.others, elt)),
+  }
+  return s
+}
 
 // The queues.
 
@@ -179,8 +191,20 @@ const insertLate = (s: Schedule, t: Timer): void => {
 }
 
 const removeLate = (s: Schedule, t: Timer): void => {
-  s.late.splice(lateIndexOf(s.late, t), 1)
+  // The first, mostly: `first` makes late timers of each millisecond's, fired in order.
+  if (s.late[0] === t) s.late.shift()
+  else s.late.splice(lateIndexOf(s.late, t), 1)
   t.place = undefined
+}
+
+/** A timer the queue has just given up, which goes to the end of `late`. */
+const strandFired = (s: Schedule, t: Timer): void => {
+  s.wheelCount--
+  // Counted as it leaves the queues, before its fresh `armSeq` makes it new to the watches.
+  if (s.watches.length !== 0) countLeaving(s, t)
+  t.armSeq = s.armCounter++
+  t.place = 'late'
+  s.late.push(t)
 }
 
 /** Moves the timers of `due`, wholly below the caller's range, to the end of `late`, in order. */
@@ -255,19 +279,19 @@ export const remove = (s: Schedule, t: Timer): void => {
  * const t = Schedule.first(s) // then fire t
  */
 export const first = (s: Schedule): Timer | undefined => {
-  if (s.late.length === 0 && PriorityQueue.isEmpty(s.immediates)) {
-    // The common case: neither late timers nor immediates, the first of `others`.
-    const others = s.others
-    if (PriorityQueue.isEmpty(others)) return undefined
-    advanceQueueTo(others, minKeyOr(others, Infinity), timersAreNeverDue)
-    return minValue(others)
+  const late = s.late
+  if (late.length === 0) {
+    const immediates = s.immediates
+    const none = PriorityQueue.isEmpty(immediates)
+    const due = none ? minKeyOr(s.others, Infinity) : leastDue(s)
+    if (due === Infinity) return undefined
+    // Every timer due then leaves the queues at once, in firing order (immediates first),
+    // as the wheel fires a millisecond's alarms: they are late from here on, and each
+    // `first` until they are gone is the first of them.
+    if (!none) advanceQueueTo(immediates, due + 1, s.strandImmediate)
+    advanceQueueTo(s.others, due + 1, s.strandOther)
   }
-  const late = s.late[0]
-  if (late !== undefined) return late
-  const due = leastDue(s)
-  if (due === Infinity) return undefined
-  advanceTo(s, due)
-  return firstAt(s, due)
+  return late[0]
 }
 
 /**
