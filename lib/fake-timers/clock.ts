@@ -30,7 +30,7 @@
 import { withAccessors } from '../sim/accessors.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
-import { firesBefore } from '../sim/timer.js'
+import { argsAfter, firesBefore, noArgs, oneArg } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { type ClockDate, createDate } from './date.js'
 import type { Host } from './host.js'
@@ -242,8 +242,9 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
     Date: ClockDateClass,
     // `arguments`, not a rest parameter: a call with one argument makes no array (see the virtual clock's).
     setTimeout: function setTimeout(callback: Callback, delay?: unknown): VirtualClock.TimerId {
+      const n = arguments.length
       // eslint-disable-next-line prefer-rest-params
-      const args = I.argsAfter(arguments, 2)
+      const args = n === 3 ? oneArg : n < 3 ? noArgs : argsAfter(arguments, 2)
       // eslint-disable-next-line prefer-rest-params
       return handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined, arguments[2]))
     },

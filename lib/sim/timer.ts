@@ -29,13 +29,29 @@ export interface Home {
 }
 
 /**
- * The `args` of a timer whose one argument is kept in its `arg` field: the common
- * `setTimeout(f, ms, x)` then costs one object, not a record and an array.
+ * The `args` of a timer whose one argument is kept in its `arg` field, and of one with
+ * none: the common `setTimeout(f, ms)` and `setTimeout(f, ms, x)` then cost one object,
+ * not a record and an array. Never shown: {@link argsOf} makes an array of its own.
  */
 export const oneArg: readonly unknown[] = Object.freeze([])
+export const noArgs: readonly unknown[] = Object.freeze([])
 
-/** The arguments a timer's callback gets (undefined for frames). */
-export const argsOf = (t: Timer): readonly unknown[] | undefined => (t.args === oneArg ? [t.arg] : t.args)
+/** The arguments a timer's callback gets (undefined for frames), in an array of their own. */
+export const argsOf = (t: Timer): unknown[] | undefined =>
+  t.args === oneArg ? [t.arg] : t.args === undefined ? undefined : [...t.args]
+
+/**
+ * What a timer function's `args` are from its `arguments` past the first `from`, without
+ * an array for none or one (the caller keeps the one in the timer).
+ */
+export const argsAfter = (all: IArguments, from: number): readonly unknown[] => {
+  const n = all.length - from
+  if (n <= 0) return noArgs
+  if (n === 1) return oneArg
+  const args = new Array<unknown>(n)
+  for (let i = 0; i < n; i++) args[i] = all[from + i]
+  return args
+}
 
 /**
  * A timer, and the handle `setTimeout` returns where the host's timers return objects

@@ -53,7 +53,7 @@ import * as Install from './install.js'
 import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
-import { type Home, Timer, type TimerKind, clearName, clearableAs, oneArg, scheduleName } from './timer.js'
+import { type Home, Timer, type TimerKind, argsAfter, clearName, clearableAs, noArgs, oneArg, scheduleName } from './timer.js'
 
 export { TimerHandle, type TimerId } from './handle.js'
 export type { FakeableName, InstallOptions, TimerFunctionName } from './install.js'
@@ -615,26 +615,16 @@ const reset = (c: State): void => {
 // The clock.
 
 /**
- * The arguments after the first `from` of a call, as an array; {@link oneArg} for exactly
- * one, which the caller keeps in the timer.
- */
-const argsAfter = (all: IArguments, from: number): readonly unknown[] => {
-  const n = all.length - from
-  if (n === 1) return oneArg
-  const args = new Array<unknown>(Math.max(0, n))
-  for (let i = 0; i < n; i++) args[i] = all[from + i]
-  return args
-}
-
-/**
  * A clock's `setTimeout`: the callback's arguments read from `arguments` rather than a
  * rest parameter, so that a call with one argument makes no array (the timer keeps it).
  */
 const timeoutSetter = (c: State): VirtualClock['setTimeout'] =>
   function setTimeout(callback: unknown, delay?: unknown): TimerId {
     checkCallback(callback)
+    // Only the length and one element read, so V8 makes no arguments object for up to one argument.
+    const n = arguments.length
     // eslint-disable-next-line prefer-rest-params
-    const args = argsAfter(arguments, 2)
+    const args = n === 3 ? oneArg : n < 3 ? noArgs : argsAfter(arguments, 2)
     // eslint-disable-next-line prefer-rest-params
     return handleOf(c, addTimer(c, 'Timeout', callback, args, arguments[2], Coerce.coerceDelay(delay), undefined))
   } as VirtualClock['setTimeout']
@@ -780,7 +770,6 @@ export const internals = {
   timeToNextFrame,
   checkCallback,
   addTimer,
-  argsAfter,
   handleOf,
   isPending,
   pendingTimer,
