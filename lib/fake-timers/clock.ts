@@ -27,7 +27,7 @@
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
-import { withAccessors } from '../sim/accessors.js'
+import { type Accessors, withAccessors } from '../sim/accessors.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
 import { argsAfter, firesBefore, noArgs, oneArg } from '../sim/timer.js'
@@ -194,6 +194,48 @@ export interface Clock {
 
 // The clock.
 
+type Core = VirtualClock.State
+
+const stateAccessors: Accessors<State, 'nearLimit' | 'loopLimit', Core> = {
+  // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
+  nearLimit: {
+    get: (core) => core.nearLimit,
+    set: (core, near) => {
+      core.nearLimit = near
+    },
+  },
+  loopLimit: { get: (core) => core.loopLimit },
+}
+
+type ClockAccessor = 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'
+
+const clockAccessors: Accessors<Clock, ClockAccessor, State> = {
+  now: {
+    get: nowOf,
+    // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
+    // would come closer, these are due at elapsed times and keep their distance.
+    set: (f, now) => {
+      const core = f.core
+      core.refNow = now - (core.elapsed - core.refElapsed)
+    },
+  },
+  loopLimit: {
+    get: (f) => f.core.loopLimit,
+    set: (f, limit) => {
+      f.core.loopLimit = limit
+    },
+  },
+  isNearInfiniteLimit: { get: (f) => f.nearLimit },
+  tickMode: { get: (f) => f.tickMode },
+  timers: {
+    get: (f) => {
+      const timers = new Map<number, TimerDescription>()
+      for (const timer of Schedule.timers(f.core.schedule)) timers.set(timer.id, describe(f, timer))
+      return timers
+    },
+  },
+}
+
 /**
  * A fake-timers clock on `host` at `start` (ms since the epoch, a `Date`, or falsy for
  * 0; floored), giving up after `loopLimit` timers in `runAll` (0 or absent: 1000).
@@ -211,7 +253,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
   const ClockDateClass = createDate(host.NativeDate)
   // Data properties first, the accessors after (see accessors.ts): a literal with a getter
   // is a dictionary, whose every read, at every timer, is a hash lookup.
-  const f = withAccessors<State, 'nearLimit' | 'loopLimit'>({
+  const f = withAccessors<State, 'nearLimit' | 'loopLimit', Core>({
     host,
     vc,
     core,
@@ -221,16 +263,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
     attachedInterval: undefined,
     uninstalled: false,
     clock: undefined as unknown as Clock,
-  }, {
-    // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
-    nearLimit: {
-      get: () => core.nearLimit,
-      set: (near) => {
-        core.nearLimit = near
-      },
-    },
-    loopLimit: { get: () => core.loopLimit },
-  })
+  }, core, stateAccessors)
   const clockHrtime: HrTime = (previous) => hrtime(f, previous)
   if (host.present.hrtime && typeof (host.timers.hrtime as { bigint?: unknown }).bigint === 'function') {
     clockHrtime.bigint = () => {
@@ -238,7 +271,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       return BigInt(seconds) * 1_000_000_000n + BigInt(nanos)
     }
   }
-  const clock: Clock = withAccessors<Clock, 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'>({
+  const clock: Clock = withAccessors<Clock, ClockAccessor, State>({
     Date: ClockDateClass,
     // `arguments`, not a rest parameter: a call with one argument makes no array (see the virtual clock's).
     setTimeout: function setTimeout(callback: Callback, delay?: unknown): VirtualClock.TimerId {
@@ -305,31 +338,7 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number): Cl
       pending.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
       return pending.map((timer) => describe(f, timer))
     },
-  }, {
-    now: {
-      get: () => nowOf(f),
-      // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
-      // would come closer, these are due at elapsed times and keep their distance.
-      set: (now) => {
-        core.refNow = now - (core.elapsed - core.refElapsed)
-      },
-    },
-    loopLimit: {
-      get: () => core.loopLimit,
-      set: (limit) => {
-        core.loopLimit = limit
-      },
-    },
-    isNearInfiniteLimit: { get: () => f.nearLimit },
-    tickMode: { get: () => f.tickMode },
-    timers: {
-      get: () => {
-        const timers = new Map<number, TimerDescription>()
-        for (const timer of Schedule.timers(core.schedule)) timers.set(timer.id, describe(f, timer))
-        return timers
-      },
-    },
-  })
+  }, f, clockAccessors)
   if (host.present.Intl && host.NativeIntl !== undefined) {
     ;(clock as { Intl?: unknown }).Intl = createIntl(host.NativeIntl, clock)
   }

@@ -46,7 +46,7 @@
  * due no later than some timer still counted, so the outcome is the same.
  */
 import { TimingWheelError } from '../errors.js'
-import { withAccessors } from './accessors.js'
+import { type Accessors, withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
 import { type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
@@ -668,7 +668,7 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     stacks: new WeakMap(),
     methods: [],
   }
-  const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit'>({
+  const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit', State>({
     performance: { now: () => performanceNow(c) },
     setTimeout: timeoutSetter(c),
     clearTimeout: (id) => clearTimer(c, id, 'Timeout'),
@@ -710,21 +710,23 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
       c.installation = undefined
       installation?.restore()
     },
-  }, {
-    now: { get: () => nowOf(c) },
-    loopLimit: {
-      get: () => c.loopLimit,
-      set: (limit) => {
-        c.loopLimit = limit
-      },
-    },
-  })
+  }, c, clockAccessors)
   c.methods = Object.keys(clock)
   states.set(clock, c)
   return clock
 }
 
 const states = new WeakMap<VirtualClock, State>()
+
+const clockAccessors: Accessors<VirtualClock, 'now' | 'loopLimit', State> = {
+  now: { get: nowOf },
+  loopLimit: {
+    get: (c) => c.loopLimit,
+    set: (c, limit) => {
+      c.loopLimit = limit
+    },
+  },
+}
 
 /**
  * Checks a clock's invariants: its timers are exactly those in its schedule, the

@@ -334,7 +334,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
 
   const realMacrotask = (): Promise<void> => new Promise((resolve) => realLater(resolve))
 
-  const clock: ExploringClock = withAccessors<ExploringClock, 'now'>({
+  const clock: ExploringClock = withAccessors<ExploringClock, 'now', undefined>({
     loopLimit,
     performance: { now: () => elapsed + nanos / 1e6 },
     setTimeout: (callback, delay, ...args) => schedule('Timeout', callback, Coerce.coerceDelay(delay), 0, args),
@@ -408,7 +408,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     },
     describe: () => describeRun(group.some((r) => r.departed) ? [...kept, ...group] : kept),
     plan,
-  }, { now: { get: () => start + elapsed } })
+  }, undefined, { now: { get: () => start + elapsed } })
   return clock
 }
 
