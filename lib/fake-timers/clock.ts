@@ -18,8 +18,9 @@
  * - assigning `clock.now` moves the wall clock and timers keep their distance from now,
  *   as with `setSystemTime` (fake-timers' timers keep their wall-clock due times): here
  *   timers are due at elapsed times, which is what makes `setSystemTime` constant time;
- * - a handle is the virtual clock's timer record, with its id as an own `id` field, so
- *   that two never compare deep-equal (fake-timers' differ by their own closures);
+ * - a handle is the virtual clock's timer record (`sim/handle.ts`): an own `key` (the id
+ *   less 10^12) makes two never compare deep-equal (fake-timers' differ by their own
+ *   closures), `id` is a getter;
  * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
  *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
  *   rather than hand out internal records in heap order;
