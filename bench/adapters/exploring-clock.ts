@@ -4,7 +4,7 @@
  * since the row's checksum requires the plain clock's firing order; a plan that departs
  * costs the same lookups.
  */
-import { type Choice, createExploringClock } from '../../lib/testing/exploring-clock.js'
+import { type Choice, createExploringClock } from '../../dist/lib/testing/exploring-clock.js'
 import type { Clock, ClockImpl } from '../adapter.js'
 
 const plan: Choice[] = Array.from({ length: 10_000 }, () => [0, 0])

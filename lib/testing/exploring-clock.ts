@@ -45,6 +45,20 @@ export interface ExploringClockOptions {
   readonly loopLimit?: number
 }
 
+/** A handle of this clock: `refresh()` re-arms its timer with the next plan entry. */
+class ExploringHandle extends TimerHandle {
+  readonly #rearm: () => void
+
+  constructor(id: number, rearm: () => void) {
+    super(id)
+    this.#rearm = rearm
+  }
+
+  override rearm(): void {
+    this.#rearm()
+  }
+}
+
 /** A timer as the clock keeps it. */
 interface Timer {
   readonly id: number
@@ -209,7 +223,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     const id = nextId++
     const timer: Timer = { id, kind, callback: callback as Timer['callback'], args, delay, period, arming: 0, departed: false, due: 0, runMs: 0, elt: PQ.nullElt() }
     arm(timer, elapsed + Coerce.dueOffset(delay, firing))
-    return objects ? new TimerHandle(id, timer, (t: Timer) => rearm(t)) : id
+    return objects ? new ExploringHandle(id - Coerce.firstTimerId, () => rearm(timer)) : id
   }
 
   const rearm = (timer: Timer): void => {
@@ -320,7 +334,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
 
   const realMacrotask = (): Promise<void> => new Promise((resolve) => realLater(resolve))
 
-  const clock: ExploringClock = withAccessors<ExploringClock, 'now'>({
+  const clock: ExploringClock = withAccessors<ExploringClock, 'now', undefined>({
     loopLimit,
     performance: { now: () => elapsed + nanos / 1e6 },
     setTimeout: (callback, delay, ...args) => schedule('Timeout', callback, Coerce.coerceDelay(delay), 0, args),
@@ -394,7 +408,7 @@ export const createExploringClock = (plan: readonly Choice[], options: Exploring
     },
     describe: () => describeRun(group.some((r) => r.departed) ? [...kept, ...group] : kept),
     plan,
-  }, { now: { get: () => start + elapsed } })
+  }, undefined, { now: { get: () => start + elapsed } })
   return clock
 }
 
