@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the timing wheel against the binary heaps, fake clocks and game loops a
- * user would otherwise pick, on the workloads of `workloads.ts`. Prints Markdown tables
+ * user would otherwise pick, on the workloads of `workloads.ts`. The package is measured as
+ * users run it: the built `dist/` (the npm script builds first), which the adapters import. Prints Markdown tables
  * and the targets, writes `bench/out/results.json` (ignored by git), and exits non-zero if
  * any two implementations fired different alarms.
  *
@@ -13,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { colyseus } from './adapters/colyseus.js'
+import { coreClock } from './adapters/core-clock.js'
 import { exploringClock } from './adapters/exploring-clock.js'
 import { fakeTimers150 } from './adapters/fake-timers-15-0.js'
 import { fakeTimers } from './adapters/fake-timers.js'
@@ -61,6 +63,7 @@ try {
     queues: [wheel, flatqueue, tinyqueue, heapJs],
     pairs: [wheel, flatqueuePair],
     clocks: [virtualClock, wheelFakeTimers, exploringClock, fakeTimers],
+    coreClock,
     scanningClocks: [fakeTimers150],
     games: [game, colyseus, frameScan],
     ...(only === undefined ? {} : { loads: only }),

@@ -5,21 +5,29 @@
 import { cpus } from 'node:os'
 import type { Cell, Group, MemoryRow, Results, Row } from './runner.js'
 
-/** A target: the first implementation of a row against `peer`, or the wheel's bytes per alarm. */
+/**
+ * A target: one implementation of a row against `peer` (`own` defaults to the first), or
+ * the wheel's bytes per alarm.
+ */
 interface TargetSpec {
   /** Picks the row; `what` names it when it did not run. */
   readonly row: (id: string) => boolean
   readonly what: string
   readonly own?: string
   readonly peer?: string
-  /** The least ratio (the peer's time over the first implementation's) that meets it. */
+  /** The least ratio (the peer's time over own's, in the same round) that meets it. */
   readonly atLeast?: number
+  /** The most own's time over the peer's may be, in the same round's median. */
+  readonly atMost?: number
   /** The most bytes per alarm that meet it, on every memory row of the queues. */
   readonly atMostBytes?: number
 }
 
 const wheel = 'timing-wheel'
 const clock = 'VirtualClock'
+const fakeClock = 'timing-wheel/fake-timers'
+const core = 'timing-wheel core'
+const clockHold = (id: string): boolean => id === 'virtual-clock'
 
 const targetSpecs: readonly TargetSpec[] = [
   { row: (id) => id.startsWith('churn-'), what: 'churn', own: wheel, peer: 'flatqueue', atLeast: 5 },
@@ -28,7 +36,10 @@ const targetSpecs: readonly TargetSpec[] = [
   { row: (id) => id === 'spread', what: 'spread', own: wheel, peer: 'flatqueue', atLeast: 2 },
   { row: (id) => id === 'add-remove', what: 'add+remove', own: wheel, peer: 'flatqueue', atLeast: 1 },
   { row: (id) => id.startsWith('memory-'), what: 'memory', atMostBytes: 40 },
-  { row: (id) => id === 'virtual-clock', what: 'clock hold', own: clock, peer: 'fake-timers 15.5', atLeast: 2 },
+  { row: clockHold, what: 'clock hold', own: clock, peer: core, atMost: 2 },
+  { row: clockHold, what: 'clock hold', own: fakeClock, peer: core, atMost: 2 },
+  { row: clockHold, what: 'clock hold', own: clock, peer: 'fake-timers 15.5', atLeast: 3.5 },
+  { row: clockHold, what: 'clock hold', own: fakeClock, peer: 'fake-timers 15.5', atLeast: 3.5 },
   { row: (id) => id === 'idle-clock', what: 'idle clock', own: clock, peer: 'fake-timers 15.5', atLeast: 100 },
   { row: (id) => id === 'idle-clock', what: 'idle clock', own: clock, peer: 'fake-timers 15.0', atLeast: 100 },
 ]
@@ -59,15 +70,30 @@ const judgeBytes = (spec: TargetSpec, rows: readonly MemoryRow[]): Target => {
   }
 }
 
+/** `over`'s time over `under`'s in each round, and their median and range. */
+export const roundRatios = (over: Cell, under: Cell): { ratio: number; range: readonly [number, number] } => {
+  const ratios = over.rounds.map((r, i) => r.nsPerOp / under.rounds[i]!.nsPerOp)
+  const sorted = [...ratios].sort((a, b) => a - b)
+  return { ratio: sorted[Math.floor((sorted.length - 1) / 2)]!, range: [sorted[0]!, sorted[sorted.length - 1]!] }
+}
+
 export const judge = (results: Results): Target[] =>
   targetSpecs.map((spec): Target => {
     if (spec.atMostBytes !== undefined) return judgeBytes(spec, results.memory)
     const row = results.rows.find((r) => spec.row(r.id))
-    const own = row?.cells[0]
+    const own = row?.cells.find((c) => c.impl === spec.own)
     const peer = row?.cells.find((c) => c.impl === spec.peer)
-    const name = `${row?.label ?? spec.what}: ${spec.own} >= ${spec.atLeast}x ${spec.peer}`
+    const label = row?.label ?? spec.what
+    if (spec.atMost !== undefined) {
+      const name = `${label}: ${spec.own} <= ${spec.atMost}x the time of ${spec.peer}`
+      if (own === undefined || peer === undefined) return { name, measured: 'not measured', met: undefined }
+      const { ratio, range } = roundRatios(own, peer)
+      return { name, measured: `${showRatio(ratio)}x (rounds ${showRatio(range[0])}–${showRatio(range[1])})`, met: ratio <= spec.atMost }
+    }
+    const name = `${label}: ${spec.own} >= ${spec.atLeast}x ${spec.peer}`
     if (own === undefined || peer === undefined) return { name, measured: 'not measured', met: undefined }
-    return { name, measured: `${showRatio(peer.ratio)}x (rounds ${showRange(peer)})`, met: peer.ratio >= spec.atLeast! }
+    const { ratio, range } = roundRatios(peer, own)
+    return { name, measured: `${showRatio(ratio)}x (rounds ${showRatio(range[0])}–${showRatio(range[1])})`, met: ratio >= spec.atLeast! }
   })
 
 export const markdownTable = (header: readonly string[], body: ReadonlyArray<readonly string[]>): string => {
@@ -106,6 +132,22 @@ const groupTable = (group: Group, rows: readonly Row[], memory: readonly MemoryR
   return markdownTable([groupHeads[group], ...impls], body)
 }
 
+/**
+ * The simulation row as a user reads it: events a second for each clock (of its median
+ * round), and the first clock's time over each one's.
+ */
+const simulationTable = (rows: readonly Row[]): string | undefined => {
+  const row = rows.find((r) => r.id === 'simulation')
+  if (row === undefined) return undefined
+  const first = row.cells[0]!
+  const body = row.cells.map((cell, i) => {
+    const { ratio, range } = roundRatios(first, cell)
+    const perSecond = Math.round(1e9 / cell.nsPerOp).toLocaleString('en-US')
+    return [cell.impl, perSecond, i === 0 ? '1' : `${showRatio(ratio)}x (${showRatio(range[0])}–${showRatio(range[1])})`]
+  })
+  return markdownTable([`${row.label}: clock`, 'events / s', `over ${first.impl}'s`], body)
+}
+
 /** Where the implementations of a row played different amounts (the loads played in steps), how much each played. */
 const opsNote = (row: Row): string => {
   const spans = row.cells.map((c) => {
@@ -119,7 +161,10 @@ const opsNote = (row: Row): string => {
 
 /** The tables and the targets, as printed to stdout. */
 export const render = (results: Results, command: string): string => {
-  const tables = (['queues', 'clocks', 'game'] as const).flatMap((g) => groupTable(g, results.rows, results.memory) ?? [])
+  const tables = [
+    ...(['queues', 'clocks', 'game'] as const).flatMap((g) => groupTable(g, results.rows, results.memory) ?? []),
+    ...[simulationTable(results.rows)].filter((t) => t !== undefined),
+  ]
   const rounds = results.rows[0]?.cells[0]?.rounds.length ?? 0
   const targets = judge(results).map((t) => `- ${t.met === true ? 'met' : t.met === false ? 'not met' : 'not judged'}: ${t.name}: ${t.measured}`)
   return [

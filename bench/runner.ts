@@ -21,9 +21,32 @@ import { type Sizes, showCount } from './workloads.js'
 
 export type Drivers = typeof DriversModule
 
-export type Load = 'churn' | 'timeouts' | 'spread' | 'hold' | 'addRemove' | 'memory' | 'virtualClock' | 'idleClock' | 'runToLast' | 'game'
+export type Load =
+  | 'churn'
+  | 'timeouts'
+  | 'spread'
+  | 'hold'
+  | 'addRemove'
+  | 'memory'
+  | 'virtualClock'
+  | 'simulation'
+  | 'idleClock'
+  | 'runToLast'
+  | 'game'
 
-export const allLoads: readonly Load[] = ['churn', 'timeouts', 'spread', 'hold', 'addRemove', 'memory', 'virtualClock', 'idleClock', 'runToLast', 'game']
+export const allLoads: readonly Load[] = [
+  'churn',
+  'timeouts',
+  'spread',
+  'hold',
+  'addRemove',
+  'memory',
+  'virtualClock',
+  'simulation',
+  'idleClock',
+  'runToLast',
+  'game',
+]
 
 /** The table a row goes in: the queues beside the wheel, the fake clocks beside VirtualClock, the game loops. */
 export type Group = 'queues' | 'clocks' | 'game'
@@ -80,6 +103,11 @@ export interface Options {
   readonly pairs?: readonly QueueImpl[]
   /** VirtualClock first, then the clocks compared with it on every clock row. */
   readonly clocks?: readonly ClockImpl[]
+  /**
+   * The core wheel as a clock (`adapters/core-clock.ts`), timed on the clock hold and
+   * simulation rows only, after the first clock: what those events cost without a clock.
+   */
+  readonly coreClock?: ClockImpl
   /** Clocks timed on the idle and runToLast rows only: fake-timers 15.0 would take hours on the hold load. */
   readonly scanningClocks?: readonly ClockImpl[]
   /** timing-wheel/game first. */
@@ -193,6 +221,7 @@ export const run = async (opts: Options): Promise<Results> => {
   }
   const clocks = opts.clocks ?? []
   const allClocks = [...clocks, ...(opts.scanningClocks ?? [])]
+  const holdClocks = opts.coreClock === undefined ? clocks : [...clocks.slice(0, 1), opts.coreClock, ...clocks.slice(1)]
 
   if (chosen.has('churn')) {
     for (const [k, size] of sizes.churn.entries()) {
@@ -259,7 +288,15 @@ export const run = async (opts: Options): Promise<Results> => {
     const description =
       `the hold load as setTimeout callbacks, ${showCount(h.pending)} pending, ` +
       `${showCount(h.fired)} clock.next() calls; ns per event`
-    await timed('virtual-clock', 'clocks', 'clock hold', description, clocks, (s, x) => Workloads.hold(s.clockHold, x), (d, c, w) => d.clockHold(c, w))
+    await timed('virtual-clock', 'clocks', 'clock hold', description, holdClocks, (s, x) => Workloads.hold(s.clockHold, x), (d, c, w) => d.clockHold(c, w))
+  }
+  if (chosen.has('simulation')) {
+    const h = sizes.simulation
+    const description =
+      `a discrete-event simulation: ${showCount(h.fired)} timers set by the callbacks of ${showCount(h.pending)} entities, ` +
+      `increments Exp(${h.meanIncrement} ms), run by clock.next(); events a second`
+    const make = (s: Sizes, x: number): Workloads.Hold => Workloads.hold(s.simulation, x)
+    await timed('simulation', 'clocks', `simulation ${showCount(h.fired)}`, description, holdClocks, make, (d, c, w) => d.clockHold(c, w))
   }
   if (chosen.has('idleClock')) {
     const w = sizes.idle

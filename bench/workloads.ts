@@ -24,6 +24,8 @@ export interface Sizes {
   readonly hold: HoldSize
   /** The hold model on the fake clocks, whose events cost more. */
   readonly clockHold: HoldSize
+  /** A discrete-event simulation on the clocks: the hold model, a million events at full size. */
+  readonly simulation: HoldSize
   /** `timers` timeouts `ahead + U[0, span)` ms away, then at least `ticks` calls of `tick(1)` that fire nothing. */
   readonly idle: { readonly timers: number; readonly ahead: number; readonly span: number; readonly ticks: number }
   /** `timers` timeouts U[1, span] ms away, then one `runToLast`. */
@@ -68,6 +70,7 @@ export const full: Sizes = {
   spread: { alarms: 1_000_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 100_000, fired: 1_000_000, meanIncrement: 100_000 },
   clockHold: { pending: 100_000, fired: 300_000, meanIncrement: 100_000 },
+  simulation: { pending: 10_000, fired: 1_000_000, meanIncrement: 10_000 },
   idle: { timers: 100_000, ahead: 3_600_000, span: 3_600_000, ticks: 2_000 },
   runToLast: { timers: 10_000, span: 3_600_000 },
   game: { pending: [10_000, 100_000, 1_000_000], frames: 600 },
@@ -89,6 +92,7 @@ export const quick: Sizes = {
   spread: { alarms: 100_000, span: 3_600_000, step: 1_000 },
   hold: { pending: 10_000, fired: 100_000, meanIncrement: 10_000 },
   clockHold: { pending: 10_000, fired: 30_000, meanIncrement: 10_000 },
+  simulation: { pending: 1_000, fired: 100_000, meanIncrement: 1_000 },
   idle: { timers: 10_000, ahead: 3_600_000, span: 3_600_000, ticks: 200 },
   runToLast: { timers: 2_000, span: 3_600_000 },
   game: { pending: [10_000, 100_000], frames: 60 },
@@ -110,6 +114,7 @@ export const tiny: Sizes = {
   spread: { alarms: 2_000, span: 60_000, step: 1_000 },
   hold: { pending: 200, fired: 2_000, meanIncrement: 200 },
   clockHold: { pending: 200, fired: 2_000, meanIncrement: 200 },
+  simulation: { pending: 100, fired: 2_000, meanIncrement: 100 },
   idle: { timers: 200, ahead: 60_000, span: 60_000, ticks: 50 },
   runToLast: { timers: 200, span: 60_000 },
   game: { pending: [200], frames: 10 },

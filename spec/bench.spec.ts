@@ -11,6 +11,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import type { GameImpl, QueueImpl } from '../bench/adapter.js'
 import { colyseus } from '../bench/adapters/colyseus.js'
+import { coreClock } from '../bench/adapters/core-clock.js'
 import { exploringClock } from '../bench/adapters/exploring-clock.js'
 import { fakeTimers150 } from '../bench/adapters/fake-timers-15-0.js'
 import { fakeTimers } from '../bench/adapters/fake-timers.js'
@@ -41,6 +42,7 @@ const everything: Options = {
   queues,
   pairs: [wheel, flatqueuePair],
   clocks,
+  coreClock,
   scanningClocks: [fakeTimers150],
   games: [game, colyseus, frameScan],
   // One shared copy of the drivers: the separate copies only matter for timing.
@@ -60,13 +62,15 @@ describe('the benchmark at a tiny size', () => {
       'hold',
       'add-remove',
       'virtual-clock',
+      'simulation',
       'idle-clock',
       'run-to-last',
       'game-200',
     ])
     const expected: Record<string, string[]> = {
       'add-remove': ['timing-wheel', 'flatqueue'],
-      'virtual-clock': names(clocks),
+      'virtual-clock': [clocks[0]!.name, coreClock.name, ...names(clocks.slice(1))],
+      simulation: [clocks[0]!.name, coreClock.name, ...names(clocks.slice(1))],
       'idle-clock': [...names(clocks), 'fake-timers 15.0'],
       'run-to-last': [...names(clocks), 'fake-timers 15.0'],
       'game-200': ['timing-wheel/game', '@colyseus/timer', 'per-frame scan'],
@@ -95,18 +99,18 @@ describe('the benchmark at a tiny size', () => {
 
   it('judges every target, met or not, with the figure and its range over rounds', () => {
     const targets = judge(results)
-    expect(targets).toHaveLength(9)
+    expect(targets).toHaveLength(12)
     for (const t of targets) {
       if (t.name.includes('bytes') && !Drivers.canMeasureMemory()) expect(t.met).toBeUndefined()
       else expect(typeof t.met, t.name).toBe('boolean')
-      if (t.name.includes(' >= ')) expect(t.measured).toMatch(/^[\d.]+x \(rounds [\d.]+–[\d.]+\)$/)
+      if (t.name.includes(' >= ') || t.name.includes(' <= 2x')) expect(t.measured).toMatch(/^[\d.]+x \(rounds [\d.]+–[\d.]+\)$/)
     }
     const printed = render(results, 'test')
-    for (const head of ['| workload', '| clock load', '| game loop', 'Targets:', 'Timed with: ']) expect(printed).toContain(head)
+    for (const head of ['| workload', '| clock load', '| game loop', '| simulation 2k: clock', 'Targets:', 'Timed with: ']) expect(printed).toContain(head)
     for (const row of results.rows) expect(printed).toContain(`| ${row.label} `)
     expect(printed).not.toMatch(/\[object|NaN|undefined/)
-    expect(printed.split('\n').filter((l) => /^- (met|not met|not judged): /.test(l))).toHaveLength(9)
-    expect(JSON.parse(toJson(results, 'test', 'tiny')).targets).toHaveLength(9)
+    expect(printed.split('\n').filter((l) => /^- (met|not met|not judged): /.test(l))).toHaveLength(12)
+    expect(JSON.parse(toJson(results, 'test', 'tiny')).targets).toHaveLength(12)
   })
 
   it('times with the CPU time of the main thread where Linux reports it', () => {

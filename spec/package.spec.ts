@@ -30,6 +30,13 @@ describe('the package entry points', () => {
     for (const peer of Object.keys(pkg.peerDependencies)) expect(pkg.peerDependenciesMeta[peer]).toEqual({ optional: true })
   })
 
+  it('timing-wheel/simulation loads pure-rand, its dependency, and fast-check, its peer', async () => {
+    const { packages } = await importGraph('timing-wheel/simulation')
+    expect([...packages].sort()).toEqual(['fast-check', 'fp-ts', 'node:async_hooks', 'pure-rand'])
+    const { Simulation } = await import('timing-wheel/simulation')
+    expect(Simulation.integer(Simulation.create({ seed: 1 }), 1, 6)).toBe(Simulation.integer(Simulation.create({ seed: 1 }), 1, 6))
+  })
+
   it('timing-wheel/testing exports the contract names', async () => {
     const testing = await import('timing-wheel/testing')
     for (const name of ['levelBitsArb', 'configArb', 'commandsArb', 'ReferenceWheel', 'checkGuarantees', 'runCommands']) {

@@ -637,6 +637,41 @@ describe('callbacks that move the clock', () => {
   })
 })
 
+describe('clock objects', () => {
+  it('share their accessors, so that V8 gives every clock one fast shape (other getters made each after the first a dictionary)', () => {
+    const accessor = (o: object, key: string): unknown => Object.getOwnPropertyDescriptor(o, key)?.get
+    const [a, b] = [VirtualClock.create(), VirtualClock.create({ now: 5 })]
+    for (const key of ['now', 'loopLimit']) expect(accessor(a, key)).toBe(accessor(b, key))
+    expect([a.now, b.now]).toEqual([0, 5])
+    b.loopLimit = 7
+    expect([a.loopLimit, b.loopLimit]).toEqual([1000, 7])
+    const [f, g] = [FakeTimers.createClock(0), FakeTimers.createClock(9)]
+    expect(Object.keys(a)).toEqual(expect.arrayContaining(['now', 'loopLimit', 'setTimeout']))
+    expect([f.now, g.now]).toEqual([0, 9])
+  })
+})
+
+describe('next from inside a runToLast', () => {
+  it('counts the timers it takes out of the wheel for the runToLast that watches them, as fake-timers ends where it does', () => {
+    // `next` takes a millisecond's timers out of the wheel at once; the watch must count them as gone.
+    const program = (clock: Pick<Clock, 'setTimeout' | 'setImmediate' | 'next' | 'runToLast' | 'now' | 'countTimers'>): string[] => {
+      const log: string[] = []
+      clock.setTimeout(() => log.push(`t1@${clock.now}`), 11)
+      clock.setTimeout(() => {
+        clock.setImmediate(() => {
+          clock.next()
+          log.push(`after next@${clock.now}`)
+        })
+      }, 0)
+      log.push(`runToLast -> ${clock.runToLast()}`, `${clock.countTimers()} left`)
+      return log
+    }
+    const ours = program(VirtualClock.create())
+    expect(ours).toEqual(['t1@11', 'after next@11', 'runToLast -> 21', '0 left'])
+    expect(ours).toEqual(program(FakeTimers.createClock() as unknown as Clock))
+  })
+})
+
 describe('scale', () => {
   it('fires 200 000 timers in order, each at its time', () => {
     const clock = VirtualClock.create()
@@ -660,16 +695,50 @@ describe('scale', () => {
 })
 
 describe('timer handles', () => {
-  it('carry their id as an own, read-only property, so two never compare deep-equal (as fake-timers’ do not)', async () => {
+  it('carry their key (id less 10^12) as an own field, so two never compare deep-equal (as fake-timers’ do not)', async () => {
     const { isDeepStrictEqual } = await import('node:util')
     const c = VirtualClock.create()
     const f = (): void => {}
     const a = c.setTimeout(f, 10) as TimerHandle
     const b = c.setTimeout(f, 10) as TimerHandle
     expect(isDeepStrictEqual(a, b)).toBe(false)
-    expect(Object.getOwnPropertyDescriptor(a, 'id')).toMatchObject({ value: Number(a), writable: false, enumerable: true })
+    expect(Object.getOwnPropertyDescriptor(a, 'key')).toMatchObject({ value: Number(a) - 1e12, enumerable: true })
+    expect(a.id).toBe(Number(a))
+    expect(a.unref().refed).toBe(false)
+    expect(b.refed).toBe(true)
     const fake = FakeTimers.createClock()
     expect(isDeepStrictEqual(fake.setTimeout(f, 10), fake.setTimeout(f, 10))).toBe(false)
+  })
+
+  it('clear only their own clock’s pending timer, by handle or by number, across resets', () => {
+    const c = VirtualClock.create()
+    const other = VirtualClock.create()
+    const log: string[] = []
+    const a = c.setTimeout(() => log.push('a'), 10) as TimerHandle
+    const b = c.setTimeout(() => log.push('b'), 10) as TimerHandle
+    const o = other.setTimeout(() => log.push('o'), 10) as TimerHandle
+    c.clearTimeout(o) // another clock's handle: ignored
+    other.clearTimeout(a)
+    c.clearTimeout(Number(a)) // the first numeric clear builds the index from the pending timers
+    c.clearTimeout(Number(a))
+    c.tick(10)
+    other.tick(10)
+    expect(log).toEqual(['b', 'o'])
+    c.setTimeout(() => log.push('c'), 5)
+    c.reset()
+    const d = c.setTimeout(() => log.push('d'), 5) as TimerHandle
+    c.clearTimeout(b) // fired, and of the clock's first generation
+    c.clearTimeout(a)
+    VirtualClock.invariant(c)
+    c.tick(5)
+    expect(log).toEqual(['b', 'o', 'd'])
+    d.refresh()
+    c.clearTimeout(Number(d))
+    expect(c.countTimers()).toBe(0)
+    a.refresh() // revives a timer of the first generation into this one
+    c.tick(10)
+    expect(log).toEqual(['b', 'o', 'd', 'a'])
+    VirtualClock.invariant(c)
   })
 })
 

@@ -5,7 +5,7 @@
  * clock: the hooks and its queue of armings; a plan that departs costs the same. Without
  * the arming lines (`where: false`): a stack per arming would triple the cost.
  */
-import { createExploringClock } from '../../lib/testing/clock-arb.js'
+import { createExploringClock } from '../../dist/lib/testing/clock-arb.js'
 import type { Clock, ClockImpl } from '../adapter.js'
 
 export const exploringClock: ClockImpl = {

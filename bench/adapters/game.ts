@@ -1,5 +1,5 @@
 /** `timing-wheel/game`: one clock, the far timers with `after`, the busy ones with `every`. */
-import { Game } from '../../lib/game/index.js'
+import { Game } from '../../dist/lib/game/index.js'
 import type { GameImpl } from '../adapter.js'
 
 export const game: GameImpl = {

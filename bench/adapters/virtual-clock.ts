@@ -1,5 +1,5 @@
 /** `timing-wheel/sim`'s VirtualClock. */
-import { VirtualClock } from '../../lib/sim/index.js'
+import { VirtualClock } from '../../dist/lib/sim/index.js'
 import type { Clock, ClockImpl } from '../adapter.js'
 
 export const virtualClock: ClockImpl = {

@@ -1,5 +1,5 @@
 /** `timing-wheel/fake-timers`' clock: fake-timers' whole clock, on the VirtualClock's schedule. */
-import { createClock } from '../../lib/fake-timers/index.js'
+import { createClock } from '../../dist/lib/fake-timers/index.js'
 import type { Clock, ClockImpl } from '../adapter.js'
 
 export const wheelFakeTimers: ClockImpl = {

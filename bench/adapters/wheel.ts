@@ -3,7 +3,7 @@
  * kept (a number, so in a Float64Array) to cancel with, the id is the alarm's value.
  */
 import * as O from 'fp-ts/lib/Option.js'
-import { Alarm, TimingWheel } from '../../lib/index.js'
+import { Alarm, TimingWheel } from '../../dist/lib/index.js'
 import type { Capacity, OnFire, QueueImpl, TimerQueue } from '../adapter.js'
 
 type Handle = TimingWheel.Alarm<number>

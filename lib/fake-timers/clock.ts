@@ -18,8 +18,9 @@
  * - assigning `clock.now` moves the wall clock and timers keep their distance from now,
  *   as with `setSystemTime` (fake-timers' timers keep their wall-clock due times): here
  *   timers are due at elapsed times, which is what makes `setSystemTime` constant time;
- * - handles carry their id as an own `id` property, so that two never compare
- *   deep-equal (fake-timers' differ by their own closures);
+ * - a handle is the virtual clock's timer record (`sim/handle.ts`): an own `key` (the id
+ *   less 10^12) makes two never compare deep-equal (fake-timers' differ by their own
+ *   closures), `id` is a getter;
  * - `clock.timers` and `uninstall()` describe the pending timers (id, type, callback,
  *   arguments, delay, interval, `createdAt` when last armed, `callAt`), in firing order,
  *   rather than hand out internal records in heap order;
@@ -29,12 +30,11 @@
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
-import { withAccessors } from '../sim/accessors.js'
+import { type Accessors, withAccessors } from '../sim/accessors.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
-import * as TimerTable from '../sim/timer-table.js'
-import { firesBefore } from '../sim/timer.js'
+import { argsAfter, firesBefore, noArgs, oneArg } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { type ClockDate, createDate } from './date.js'
 import type { Host } from './host.js'
@@ -200,6 +200,48 @@ export interface Clock {
 
 // The clock.
 
+type Core = VirtualClock.State
+
+const stateAccessors: Accessors<State, 'nearLimit' | 'loopLimit', Core> = {
+  // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
+  nearLimit: {
+    get: (core) => core.nearLimit,
+    set: (core, near) => {
+      core.nearLimit = near
+    },
+  },
+  loopLimit: { get: (core) => core.loopLimit },
+}
+
+type ClockAccessor = 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'
+
+const clockAccessors: Accessors<Clock, ClockAccessor, State> = {
+  now: {
+    get: nowOf,
+    // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
+    // would come closer, these are due at elapsed times and keep their distance.
+    set: (f, now) => {
+      const core = f.core
+      core.refNow = now - (core.elapsed - core.refElapsed)
+    },
+  },
+  loopLimit: {
+    get: (f) => f.core.loopLimit,
+    set: (f, limit) => {
+      f.core.loopLimit = limit
+    },
+  },
+  isNearInfiniteLimit: { get: (f) => f.nearLimit },
+  tickMode: { get: (f) => f.tickMode },
+  timers: {
+    get: (f) => {
+      const timers = new Map<number, TimerDescription>()
+      for (const timer of Schedule.timers(f.core.schedule)) timers.set(timer.id, describe(f, timer))
+      return timers
+    },
+  },
+}
+
 /**
  * A fake-timers clock on `host` at `start` (ms since the epoch, a `Date`, or falsy for
  * 0; floored), giving up after `loopLimit` timers in `runAll` (0 or absent: 1000).
@@ -216,27 +258,19 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   const core = I.stateOf(vc)!
   core.hooks = hooks?.(core)
   const ClockDateClass = createDate(host.NativeDate)
-  const f: State = {
+  // Data properties first, the accessors after (see accessors.ts): a literal with a getter
+  // is a dictionary, whose every read, at every timer, is a hash lookup.
+  const f = withAccessors<State, 'nearLimit' | 'loopLimit', Core>({
     host,
     vc,
     core,
     jobs: [],
-    // The core's flag: near the limit it keeps timers' creation stacks, and jobs follow it.
-    get nearLimit() {
-      return core.nearLimit
-    },
-    set nearLimit(near: boolean) {
-      core.nearLimit = near
-    },
-    get loopLimit() {
-      return core.loopLimit
-    },
     idle: new Map(),
     tickMode: { mode: 'manual', counter: 0, delta: undefined },
     attachedInterval: undefined,
     uninstalled: false,
     clock: undefined as unknown as Clock,
-  }
+  }, core, stateAccessors)
   const clockHrtime: HrTime = (previous) => hrtime(f, previous)
   if (host.present.hrtime && typeof (host.timers.hrtime as { bigint?: unknown }).bigint === 'function') {
     clockHrtime.bigint = () => {
@@ -244,10 +278,16 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
       return BigInt(seconds) * 1_000_000_000n + BigInt(nanos)
     }
   }
-  const clock: Clock = withAccessors<Clock, 'now' | 'loopLimit' | 'isNearInfiniteLimit' | 'tickMode' | 'timers'>({
+  const clock: Clock = withAccessors<Clock, ClockAccessor, State>({
     Date: ClockDateClass,
-    setTimeout: (callback, delay, ...args) =>
-      handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined)),
+    // `arguments`, not a rest parameter: a call with one argument makes no array (see the virtual clock's).
+    setTimeout: function setTimeout(callback: Callback, delay?: unknown): VirtualClock.TimerId {
+      const n = arguments.length
+      // eslint-disable-next-line prefer-rest-params
+      const args = n === 3 ? oneArg : n < 3 ? noArgs : argsAfter(arguments, 2)
+      // eslint-disable-next-line prefer-rest-params
+      return handleOf(f, newTimer(f, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined, arguments[2]))
+    },
     clearTimeout: (id) => clearTimer(f, id, 'Timeout'),
     setInterval: (callback, delay, ...args) => {
       const parsed = Coerce.parseIntervalDelay(delay)
@@ -301,35 +341,11 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
       f.uninstalled = true
       Moves.setTickMode(f, { mode: 'manual' })
       // In firing order, as fake-timers' heap mostly has them.
-      const pending = TimerTable.entries(core.timers).map(([, timer]) => timer)
+      const pending = Schedule.timers(core.schedule)
       pending.sort((a, b) => (firesBefore(a, b) ? -1 : 1))
       return pending.map((timer) => describe(f, timer))
     },
-  }, {
-    now: {
-      get: () => nowOf(f),
-      // The wall clock alone moves: fake-timers' timers are due at wall-clock times and
-      // would come closer, these are due at elapsed times and keep their distance.
-      set: (now) => {
-        core.refNow = now - (core.elapsed - core.refElapsed)
-      },
-    },
-    loopLimit: {
-      get: () => core.loopLimit,
-      set: (limit) => {
-        core.loopLimit = limit
-      },
-    },
-    isNearInfiniteLimit: { get: () => f.nearLimit },
-    tickMode: { get: () => f.tickMode },
-    timers: {
-      get: () => {
-        const timers = new Map<number, TimerDescription>()
-        for (const [, timer] of TimerTable.entries(core.timers)) timers.set(timer.id, describe(f, timer))
-        return timers
-      },
-    },
-  })
+  }, f, clockAccessors)
   if (host.present.Intl && host.NativeIntl !== undefined) {
     ;(clock as { Intl?: unknown }).Intl = createIntl(host.NativeIntl, clock)
   }

@@ -182,19 +182,19 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0, 
   let perfNow: { readonly holder: object; readonly descriptor: PropertyDescriptor | undefined } | undefined
   const process = g['process'] as Bag | undefined
 
+  const globalPerformance = g['performance']
   for (const name of methods) {
     if (!host.present[name]) {
       missing(name)
       continue
     }
-    const original = g[name]
     if (name === 'hrtime' || name === 'nextTick') {
       if (process && typeof process[name] === 'function') hijack(process, name, clock)
     } else if (name === 'AbortSignal.timeout') hijack(g['AbortSignal'] as Bag, 'timeout', clock, name)
     else hijack(g, name, clock)
     // Node's shared `perf_hooks.performance` only when it is this global's: a vm context's
     // own `performance` (jsdom under Vitest's vmThreads) must leave the runner's timing alone.
-    if (name === 'performance' && perfHooks?.['performance'] && perfHooks['performance'] === original) {
+    if (name === 'performance' && perfHooks?.['performance'] && perfHooks['performance'] === globalPerformance) {
       const holder = perfHooks['performance'] as object
       perfNow = { holder, descriptor: Object.getOwnPropertyDescriptor(holder, 'now') }
       Object.defineProperty(holder, 'now', { configurable: true, writable: true, value: clock.performance!.now })

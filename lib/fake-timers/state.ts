@@ -18,10 +18,8 @@
  * run of them threw or has not happened yet; the virtual clock's own invariants hold.
  */
 import * as Coerce from '../sim/coercion.js'
-import { TimerHandle } from '../sim/handle.js'
 import * as Schedule from '../sim/schedule.js'
-import * as TimerTable from '../sim/timer-table.js'
-import { type Timer, type TimerKind, firesBefore } from '../sim/timer.js'
+import { Timer, type TimerKind, argsOf, firesBefore } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import type { Clock, TickMode, TimerDescription } from './clock.js'
 import type { Host } from './host.js'
@@ -95,8 +93,10 @@ const clearName = (type: TimerType): string =>
 const loopErrorOf = (f: State, looping: Jobs.Looping): Error =>
   Jobs.loopError(f.core.loopLimit, looping, Object.keys(f.clock), f.host.returnsObjects)
 
-export const runJobs = (f: State): void =>
-  Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+/** Runs the queued microtasks; with none (at most moves), nothing is made. */
+export const runJobs = (f: State): void => {
+  if (f.jobs.length !== 0) Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+}
 
 const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
 
@@ -109,7 +109,7 @@ export const nearLimitAt = (f: State, i: number): void => {
 
 // Timers.
 
-export const isPending = (f: State, timer: Timer): boolean => TimerTable.get(f.core.timers, I.keyOf(timer.id)) === timer
+export const isPending = (f: State, timer: Timer): boolean => I.isPending(f.core, timer)
 
 export const newTimer = (
   f: State,
@@ -118,18 +118,20 @@ export const newTimer = (
   args: readonly unknown[] | undefined,
   delay: number | undefined,
   interval: number | undefined,
+  arg?: unknown,
 ): Timer => {
   I.checkCallback(callback)
-  return I.addTimer(f.core, kind, callback, args, delay, interval)
+  return I.addTimer(f.core, kind, callback, args, arg, delay, interval)
 }
 
-export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId =>
-  f.host.returnsObjects ? new TimerHandle(timer.id, timer, f.core.refresh) : timer.id
+/** The handle is the timer itself, as on the virtual clock. */
+export const handleOf = (f: State, timer: Timer): VirtualClock.TimerId => (f.host.returnsObjects ? timer : timer.id)
 
 /** fake-timers' `clearTimer`: native ids warn (or are cleared natively), wrong kinds throw. */
 export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
   if (!id) return
-  const numeric = Number(id)
+  // A handle is its timer: no id to check or look up.
+  const numeric = id instanceof Timer ? id.id : Number(id)
   if (Number.isNaN(numeric) || numeric < Coerce.firstTimerId) {
     const name = clearName(asked)
     if (f.clock['shouldClearNativeTimers'] === true) {
@@ -143,7 +145,7 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
         `\n${(new Error().stack ?? '').split('\n').slice(1).join('\n')}`,
     )
   }
-  const timer = TimerTable.get(f.core.timers, I.keyOf(numeric))
+  const timer = I.pendingTimer(f.core, id instanceof Timer ? id : numeric)
   if (timer === undefined) return
   const type = typeOf(f, timer)
   const clearable =
@@ -153,11 +155,11 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
     (type === 'Interval' && asked === 'Timeout')
   if (!clearable) wrongClear(type, asked)
   f.idle.delete(timer)
-  I.clearTimer(f.core, numeric, timer.kind)
+  I.clearTimer(f.core, timer, timer.kind)
 }
 
 export const fire = (f: State, timer: Timer): void => {
-  if (timer.interval === undefined) f.idle.delete(timer)
+  if (timer.interval === undefined && f.idle.size !== 0) f.idle.delete(timer)
   I.fire(f.core, timer)
 }
 
@@ -214,7 +216,7 @@ export const firstTimer = (f: State): Timer | undefined => {
 /** The latest pending timer, by a pass over them all (the wheel keeps minimums only). */
 export const lastTimer = (f: State): Timer | undefined => {
   let last: Timer | undefined
-  for (const [, timer] of TimerTable.entries(f.core.timers)) if (last === undefined || firesBefore(last, timer)) last = timer
+  for (const timer of Schedule.timers(f.core.schedule)) if (last === undefined || firesBefore(last, timer)) last = timer
   return last
 }
 
@@ -226,7 +228,7 @@ export const describe = (f: State, timer: Timer): TimerDescription => {
     id: timer.id,
     type: typeOf(f, timer),
     func: timer.callback,
-    args: timer.args,
+    args: argsOf(timer),
     delay: timer.delay,
     interval: timer.interval,
     createdAt: wall(timer.due - armedFor),

@@ -6,20 +6,62 @@
  * (a tenth of a clock's `next`, counted). Built as a literal of data properties, with the
  * accessors defined one by one afterwards, the object stays fast (defining them together
  * with `Object.defineProperties` does not). `Object.keys` lists the accessors last.
+ *
+ * That holds for the first object only if each has accessors of its own: V8 shares the
+ * shape of objects built the same way only while their accessors are the same functions,
+ * and turns the second clock with other getters into a dictionary. So the accessors are
+ * the same functions for every object: each reads the object's state from a
+ * non-enumerable data property (`stateKey`) and passes it to a function of the module
+ * that made the object, which must not be a closure made per object (else the objects
+ * are dictionaries again, correct but slow).
  */
 
-/** The accessors of an object of type `T` whose keys are `K`. */
-export type Accessors<T, K extends keyof T> = {
-  readonly [P in K]: { readonly get: () => T[P]; readonly set?: (value: T[P]) => void }
+/** The accessors of an object of type `T` whose keys are `K`, over a state `S`. */
+export type Accessors<T, K extends keyof T, S> = {
+  readonly [P in K]: { readonly get: (state: S) => T[P]; readonly set?: (state: S, value: T[P]) => void }
 }
 
 /** `T` without the keys `K` (unlike `Omit`, it keeps the other members of a type with an index signature). */
 export type Without<T, K extends keyof T> = { [P in keyof T as P extends K ? never : P]: T[P] }
 
-/** `data` with the accessors defined on it, enumerable and configurable as a literal's. */
-export const withAccessors = <T extends object, K extends keyof T>(data: Without<T, K>, accessors: Accessors<T, K>): T => {
+const stateKey = Symbol('state')
+
+type Getter = (state: never) => unknown
+type Setter = (state: never, value: never) => void
+
+// One accessor function for each function of state, whatever object it is defined on.
+const getters = new WeakMap<Getter, () => unknown>()
+const setters = new WeakMap<Setter, (value: unknown) => void>()
+
+const getterOf = (get: Getter): (() => unknown) => {
+  let shared = getters.get(get)
+  if (shared === undefined) {
+    shared = function (this: { [stateKey]: never }): unknown {
+      return get(this[stateKey])
+    }
+    getters.set(get, shared)
+  }
+  return shared
+}
+
+const setterOf = (set: Setter): ((value: unknown) => void) => {
+  let shared = setters.get(set)
+  if (shared === undefined) {
+    shared = function (this: { [stateKey]: never }, value: unknown): void {
+      set(this[stateKey], value as never)
+    }
+    setters.set(set, shared)
+  }
+  return shared
+}
+
+/** `data` with the accessors over `state` defined on it, enumerable and configurable as a literal's. */
+export const withAccessors = <T extends object, K extends keyof T, S>(data: Without<T, K>, state: S, accessors: Accessors<T, K, S>): T => {
+  Object.defineProperty(data, stateKey, { value: state })
   for (const key of Object.keys(accessors) as K[]) {
-    Object.defineProperty(data, key, { ...accessors[key], enumerable: true, configurable: true })
+    const { get, set } = accessors[key]
+    const shared = { get: getterOf(get as Getter), enumerable: true, configurable: true }
+    Object.defineProperty(data, key, set === undefined ? shared : { ...shared, set: setterOf(set as Setter) })
   }
   return data as T
 }

@@ -6,11 +6,23 @@
  * the host's `setTimeout`.
  */
 
+import { firstTimerId } from './coercion.js'
+
 /**
  * A timer handle shaped like Node's `Timeout`: `ref`/`unref`/`hasRef` only keep a flag
  * (virtual time keeps nothing alive), `refresh()` re-arms the timer from the current time
  * with its first delay, and the handle converts to its numeric id, so `clearTimeout`
  * accepts either.
+ *
+ * The virtual clock's handle is its timer record itself (a subclass, `timer.ts`): one
+ * object a timer, and `clearTimeout(handle)` reaches the timer without a lookup. Timers
+ * are made by the million and live long, so every byte counts twice (young-generation
+ * collections copy the survivors): the handle's own field is `key`, the id less 10^12, a
+ * small integer V8 keeps in the object where the id itself would be boxed, and `id` is a
+ * getter; `refed` is on the prototype until `unref` sets it. Two handles never compare
+ * deep-equal, by their keys (fake-timers' differ by their own closures and have no `id`).
+ * A read-only own `id` would cost a property definition a timer, a quarter of a
+ * `setTimeout`.
  *
  * @example
  * const handle = clock.setTimeout(poll, 100) as TimerHandle
@@ -18,21 +30,19 @@
  * clock.tick(50); handle.refresh(); clock.tick(60) // poll has not run: due at 150
  */
 export class TimerHandle {
-  /** The timer's id (what `Number(handle)` gives). */
-  declare readonly id: number
+  /** The timer's id less 10^12, where ids start. */
+  readonly key: number
   /** Whether the timer would keep a real event loop alive; only `ref` and `unref` change it. */
-  refed = true
-  readonly #id: number
-  readonly #timer: unknown
-  readonly #refresh: (timer: never) => void
+  declare refed: boolean
 
-  /** @internal Made by the clock: `refresh(timer)` re-arms the timer (one function per clock). */
-  constructor(id: number, timer: unknown, refresh: (timer: never) => void) {
-    this.#id = id
-    // An own, read-only `id`, as fake-timers' handles have: two handles never compare deep-equal.
-    Object.defineProperty(this, 'id', { value: id, enumerable: true })
-    this.#timer = timer
-    this.#refresh = refresh
+  /** @internal Made by a clock, as the base of its timer record. */
+  constructor(key: number) {
+    this.key = key
+  }
+
+  /** The timer's id (what `Number(handle)` gives). */
+  get id(): number {
+    return this.key + firstTimerId
   }
 
   /** Marks the timer as keeping the event loop alive, as Node's `Timeout.ref` does; it changes nothing else here. */
@@ -57,15 +67,23 @@ export class TimerHandle {
    * then. A timer that has fired or been cleared is armed again, as in Node. Constant time.
    */
   refresh(): this {
-    this.#refresh(this.#timer as never)
+    this.rearm()
     return this
+  }
+
+  /** @internal What `refresh` does: each clock's timer records define it. */
+  rearm(): void {
+    throw new TypeError('TimerHandle: this handle belongs to no clock')
   }
 
   /** The timer's id, so that `Number(handle)` and `clearTimeout(handle)` work. */
   [Symbol.toPrimitive](): number {
-    return this.#id
+    return this.key + firstTimerId
   }
 }
+
+// Every handle is refed until `unref`: an own field only then.
+;(TimerHandle.prototype as { refed: boolean }).refed = true
 
 /**
  * A timer id: a number, or a {@link TimerHandle} where the host's timers return objects.

@@ -11,10 +11,10 @@
  *   millisecond each queue is already in fake-timers' order; at equal due times the
  *   immediates go first. Nothing is ever sorted, and a timer costs one queue element.
  * - `late` holds the timers due before the queues' minimum allowed key (the wheel's
- *   `now`), where they cannot go, sorted by `firesBefore`. Only odd programs make any: a
- *   negative `setInterval` period re-arms in the past, and `next()` then takes the clock
- *   back to that timer, where new timers can fall before the wheel's `now` too. A sorted
- *   array suits so few.
+ *   `now`), where they cannot go, sorted by `firesBefore`: the rest of the millisecond
+ *   `first` took out (below), and the timers of odd programs (a negative `setInterval`
+ *   period re-arms in the past, and `next()` then takes the clock back to that timer,
+ *   where new timers can fall before the wheel's `now` too). A sorted array suits so few.
  *
  * Invariants (`invariant` checks them):
  *
@@ -27,9 +27,13 @@
  *   is the first late one if there is one, else the first of the least due time;
  * - `count` is the number of timers, `wheelCount` the number in the queues.
  *
- * The wheel's `now` moves only to the due time of a timer about to fire (or below a bound
- * the caller is about to pass), never past the clock's elapsed time at rest; so timers
- * the clock adds later are not before it and go into a queue, not `late`.
+ * `first` (the clock's `next`) takes all the timers of the least due time out of the
+ * queues at once, as the wheel fires a millisecond's alarms, moving the wheel's `now` one
+ * past it: they become late, fired from the front of `late` one `first` at a time. So a
+ * millisecond costs one advance, not a search and a removal a timer. Otherwise the
+ * wheel's `now` moves only to the due time of a timer about to fire (or below a bound the
+ * caller is about to pass). Either way it passes the clock's elapsed time at rest by at
+ * most one, and only a timer due now (a zero delay at rest) added then is late.
  *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
  * it (the wheel finds minimums, not maximums). A watch counts the timers that were in the
@@ -63,6 +67,9 @@ export interface Schedule {
   wheelCount: number
   armCounter: number
   readonly watches: Watch[]
+  /** The handlers `first` advances the queues with: each moves a timer it is handed to `late`. */
+  readonly strandImmediate: (elt: PriorityQueue.Elt<Timer>) => void
+  readonly strandOther: (elt: PriorityQueue.Elt<Timer>) => void
 }
 
 const newQueue = (): Queue => PriorityQueue.create<Timer>()
@@ -73,15 +80,20 @@ const newQueue = (): Queue => PriorityQueue.create<Timer>()
  * @example
  * const s = Schedule.create()
  */
-export const create = (): Schedule => ({
-  immediates: newQueue(),
-  others: newQueue(),
-  late: [],
-  count: 0,
-  wheelCount: 0,
-  armCounter: 0,
-  watches: [],
-})
+export const create = (): Schedule => {
+  const s: Schedule = {
+    immediates: newQueue(),
+    others: newQueue(),
+    late: [],
+    count: 0,
+    wheelCount: 0,
+    armCounter: 0,
+    watches: [],
+    strandImmediate: (elt) => strandFired(s, PriorityQueue.eltValue(s.immediates, elt)),
+    strandOther: (elt) => strandFired(s, PriorityQueue.eltValue(s.others, elt)),
+  }
+  return s
+}
 
 // The queues.
 
@@ -123,6 +135,11 @@ const leaveWheel = (s: Schedule, t: Timer): void => {
   PriorityQueue.remove(queueOf(s, t), t.elt as PriorityQueue.Elt<Timer>)
   t.place = undefined
   s.wheelCount--
+  if (s.watches.length !== 0) countLeaving(s, t)
+}
+
+/** A timer leaving the wheel, for the watches; only while a `runToLast` runs. */
+const countLeaving = (s: Schedule, t: Timer): void => {
   for (const w of s.watches) {
     if (t.armSeq < w.since) {
       w.left--
@@ -174,8 +191,20 @@ const insertLate = (s: Schedule, t: Timer): void => {
 }
 
 const removeLate = (s: Schedule, t: Timer): void => {
-  s.late.splice(lateIndexOf(s.late, t), 1)
+  // The first, mostly: `first` makes late timers of each millisecond's, fired in order.
+  if (s.late[0] === t) s.late.shift()
+  else s.late.splice(lateIndexOf(s.late, t), 1)
   t.place = undefined
+}
+
+/** A timer the queue has just given up, which goes to the end of `late`. */
+const strandFired = (s: Schedule, t: Timer): void => {
+  s.wheelCount--
+  // Counted as it leaves the queues, before its fresh `armSeq` makes it new to the watches.
+  if (s.watches.length !== 0) countLeaving(s, t)
+  t.armSeq = s.armCounter++
+  t.place = 'late'
+  s.late.push(t)
 }
 
 /** Moves the timers of `due`, wholly below the caller's range, to the end of `late`, in order. */
@@ -214,9 +243,17 @@ export const fits = (s: Schedule, due: number): boolean => due <= PriorityQueue.
  */
 export const add = (s: Schedule, t: Timer): void => {
   t.armSeq = s.armCounter++
-  const lastLate = s.late[s.late.length - 1]
-  if (t.due < wheelNow(s) || (lastLate !== undefined && t.due <= lastLate.due)) insertLate(s, t)
-  else enterWheel(s, t)
+  const late = s.late
+  if (late.length === 0 && t.kind !== 'Immediate' && t.due >= wheelNow(s)) {
+    // The common case, a timeout or interval due from now on, in one step.
+    t.elt = PriorityQueue.add(s.others, t.due, t)
+    t.place = 'wheel'
+    s.wheelCount++
+  } else if (t.due < wheelNow(s) || (late.length !== 0 && t.due <= late[late.length - 1]!.due)) {
+    insertLate(s, t)
+  } else {
+    enterWheel(s, t)
+  }
   s.count++
 }
 
@@ -242,12 +279,19 @@ export const remove = (s: Schedule, t: Timer): void => {
  * const t = Schedule.first(s) // then fire t
  */
 export const first = (s: Schedule): Timer | undefined => {
-  const late = s.late[0]
-  if (late !== undefined) return late
-  const due = leastDue(s)
-  if (due === Infinity) return undefined
-  advanceTo(s, due)
-  return firstAt(s, due)
+  const late = s.late
+  if (late.length === 0) {
+    const immediates = s.immediates
+    const none = PriorityQueue.isEmpty(immediates)
+    const due = none ? minKeyOr(s.others, Infinity) : leastDue(s)
+    if (due === Infinity) return undefined
+    // Every timer due then leaves the queues at once, in firing order (immediates first),
+    // as the wheel fires a millisecond's alarms: they are late from here on, and each
+    // `first` until they are gone is the first of them.
+    if (!none) advanceQueueTo(immediates, due + 1, s.strandImmediate)
+    advanceQueueTo(s.others, due + 1, s.strandOther)
+  }
+  return late[0]
 }
 
 /**
@@ -274,6 +318,19 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     }
     strand(s, due)
   }
+}
+
+/**
+ * Every pending timer, late ones first, then those in the queues in no particular order.
+ * Linear time.
+ *
+ * @example
+ * for (const t of Schedule.timers(s)) console.log(t.id)
+ */
+export const timers = (s: Schedule): Timer[] => {
+  const all = [...s.late]
+  for (const q of [s.immediates, s.others]) PriorityQueue.iter(q, (elt) => all.push(PriorityQueue.eltValue(q, elt)))
+  return all
 }
 
 /** The least due time in the wheel, if any; for invariants. Amortized constant time. */

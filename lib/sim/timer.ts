@@ -11,6 +11,8 @@
  * unique `order` makes unreachable.
  */
 
+import { TimerHandle } from './handle.js'
+
 /** What made the timer; clearing it with the wrong function throws, as in fake-timers. */
 export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
 
@@ -18,27 +20,76 @@ export type TimerKind = 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
 export type Place = 'wheel' | 'late' | undefined
 
 /**
- * A timer. `id`, `kind`, `callback`, `args`, `delay` and `interval` never change; `due`
- * and `order` change when it is re-armed. The last three fields belong to the schedule
- * (`schedule.ts`), which alone reads and writes them.
+ * The clock a timer belongs to, in the generation it was armed in: `reset` gives the
+ * clock a new one, so a timer of an earlier generation (or of another clock) is not
+ * pending there whatever its `place` still says. `refresh` re-arms a timer on its clock.
  */
-export interface Timer {
-  readonly id: number
-  readonly kind: TimerKind
-  readonly callback: (...args: unknown[]) => unknown
-  /** Arguments for the callback; undefined for frames, which get `performance.now()`. */
-  readonly args: readonly unknown[] | undefined
-  /** The coerced first delay, which `refresh` uses again (undefined for immediates). */
-  readonly delay: number | undefined
-  /** The period of an interval, undefined for the other kinds. */
-  readonly interval: number | undefined
-  due: number
-  order: number
-  place: Place
+export interface Home {
+  readonly refresh: (timer: Timer) => void
+}
+
+/**
+ * The `args` of a timer whose one argument is kept in its `arg` field, and of one with
+ * none: the common `setTimeout(f, ms)` and `setTimeout(f, ms, x)` then cost one object,
+ * not a record and an array. Never shown: {@link argsOf} makes an array of its own.
+ */
+export const oneArg: readonly unknown[] = Object.freeze([])
+export const noArgs: readonly unknown[] = Object.freeze([])
+
+/** The arguments a timer's callback gets (undefined for frames), in an array of their own. */
+export const argsOf = (t: Timer): unknown[] | undefined =>
+  t.args === oneArg ? [t.arg] : t.args === undefined ? undefined : [...t.args]
+
+/**
+ * What a timer function's `args` are from its `arguments` past the first `from`, without
+ * an array for none or one (the caller keeps the one in the timer).
+ */
+export const argsAfter = (all: IArguments, from: number): readonly unknown[] => {
+  const n = all.length - from
+  if (n <= 0) return noArgs
+  if (n === 1) return oneArg
+  const args = new Array<unknown>(n)
+  for (let i = 0; i < n; i++) args[i] = all[from + i]
+  return args
+}
+
+/**
+ * A timer, and the handle `setTimeout` returns where the host's timers return objects
+ * (see `handle.ts`): one object a timer. `id`, `kind`, `callback`, `args`, `delay` and
+ * `interval` never change; `due` and `order` change when it is re-armed, `home` when a
+ * timer of an earlier generation is refreshed. `place`, `elt` and `armSeq` belong to the
+ * schedule (`schedule.ts`), which alone reads and writes them.
+ */
+export class Timer extends TimerHandle {
+  place: Place = undefined
   /** Its handle in its queue while `place` is `'wheel'`. */
-  elt: number
+  elt = -1
   /** When the schedule last took it in; see the schedule's watches. */
-  armSeq: number
+  armSeq = 0
+
+  /**
+   * The parameters are the fields (`args` undefined for frames, which get
+   * `performance.now()`, and {@link oneArg} for one argument, in `arg`; `delay` the coerced first delay, which `refresh` uses again,
+   * undefined for immediates; `interval` the period of an interval).
+   */
+  constructor(
+    key: number,
+    readonly kind: TimerKind,
+    readonly callback: (...args: unknown[]) => unknown,
+    readonly args: readonly unknown[] | undefined,
+    readonly arg: unknown,
+    readonly delay: number | undefined,
+    readonly interval: number | undefined,
+    public due: number,
+    public order: number,
+    public home: Home,
+  ) {
+    super(key)
+  }
+
+  override rearm(): void {
+    this.home.refresh(this)
+  }
 }
 
 /**

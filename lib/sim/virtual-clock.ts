@@ -18,13 +18,18 @@
  * sub-millisecond part of fractional ticks, which only `performance.now()` shows.
  *
  * Timer ids come from one counter shared by all clocks, as in fake-timers, so that an id
- * kept from an old clock never clears a timer of a new one. `timers` (`timer-table.ts`)
- * is keyed by id less `firstTimerId`: consecutive integers, which its multiplicative hash
- * scatters over the slots.
+ * kept from an old clock never clears a timer of a new one. A handle is its timer record
+ * (`timer.ts`), so `clearTimeout(handle)` reaches the timer directly: it is pending here
+ * if the schedule holds it and its `home` is the clock's current one (`reset` makes a new
+ * one). Numeric ids (browser-like hosts, `clearTimeout(Number(handle))`) are resolved
+ * through `index` (`timer-table.ts`), keyed by id less `firstTimerId`: consecutive
+ * integers, which its multiplicative hash scatters over the slots. It is built at the
+ * first numeric lookup and kept from then on: until then a timer costs no table entry.
  *
- * Invariants (`invariant` checks them): `timers` holds every pending timer under its key
- * and the schedule holds exactly those; `elapsed` is an integer; between calls no timer
- * in the wheel part of the schedule is due before `elapsed`.
+ * Invariants (`invariant` checks them): the schedule holds exactly the pending timers,
+ * each with the clock's `home`; `index`, once built, holds each of them under its key
+ * and nothing else; `elapsed` is an integer; between calls no timer in the wheel part of
+ * the schedule is due before `elapsed`.
  *
  * Moving the clock follows fake-timers' algorithm step by step, because its quirks are
  * observable: the lower end of the range searched after each timer lags one timer behind,
@@ -41,15 +46,15 @@
  * due no later than some timer still counted, so the outcome is the same.
  */
 import { TimingWheelError } from '../errors.js'
-import { withAccessors } from './accessors.js'
+import { type Accessors, withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
-import { TimerHandle, type TimerId, hostReturnsObjects } from './handle.js'
+import { type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
 import type { ScheduleHooks } from './hooks.js'
 import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
-import { type Timer, type TimerKind, clearName, clearableAs, scheduleName } from './timer.js'
+import { type Home, Timer, type TimerKind, argsAfter, clearName, clearableAs, noArgs, oneArg, scheduleName } from './timer.js'
 
 export { TimerHandle, type TimerId } from './handle.js'
 export type { FakeableName, InstallOptions, TimerFunctionName } from './install.js'
@@ -196,8 +201,10 @@ interface State {
   /** Whether callbacks are being run: a zero delay then means 1 ms. */
   duringTick: boolean
   readonly schedule: Schedule.Schedule
-  /** Pending timers by key: id - firstTimerId. */
-  readonly timers: TimerTable.TimerTable
+  /** Pending timers by key (id - firstTimerId), from the first numeric lookup on. */
+  index: TimerTable.TimerTable | undefined
+  /** The home of the timers armed since the last reset. */
+  home: Home
   nextOrder: number
   /** Whether timer functions return {@link TimerHandle}s rather than numbers. */
   readonly handles: boolean
@@ -309,7 +316,7 @@ let nextKey = 0
 let keysWrapped = false
 
 const freshKey = (c: State): number => {
-  if (keysWrapped) while (TimerTable.has(c.timers, nextKey)) nextKey = nextKey + 1 >= maxKey ? 0 : nextKey + 1
+  if (keysWrapped) while (TimerTable.has(indexOf(c), nextKey)) nextKey = nextKey + 1 >= maxKey ? 0 : nextKey + 1
   const key = nextKey
   if (key + 1 < maxKey) nextKey = key + 1
   else {
@@ -324,61 +331,72 @@ const addTimer = (
   kind: TimerKind,
   callback: unknown,
   args: readonly unknown[] | undefined,
+  arg: unknown,
   delay: number | undefined,
   interval: number | undefined,
 ): Timer => {
   const due = c.elapsed + Coerce.dueOffset(delay, c.duringTick)
   if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
-  // Every field written here, in one literal: timers are made by the million.
   const key = freshKey(c)
-  const timer: Timer = {
-    id: key + Coerce.firstTimerId,
-    kind,
-    callback: callback as Timer['callback'],
-    args,
-    delay,
-    interval,
-    due,
-    order: c.nextOrder++,
-    place: undefined,
-    elt: -1,
-    armSeq: 0,
-  }
+  const timer = new Timer(key, kind, callback as Timer['callback'], args, arg, delay, interval, due, c.nextOrder++, c.home)
   if (c.nearLimit) c.stacks.set(timer, new Error())
   if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
-  TimerTable.set(c.timers, key, timer)
+  if (c.index !== undefined) TimerTable.set(c.index, key, timer)
   Schedule.add(c.schedule, timer)
   return timer
 }
 
-const handleOf = (c: State, timer: Timer): TimerId =>
-  c.handles ? new TimerHandle(timer.id, timer, c.refresh) : timer.id
+/** The handle is the timer itself. */
+const handleOf = (c: State, timer: Timer): TimerId => (c.handles ? timer : timer.id)
+
+/** Whether `timer` is pending on this clock (not fired, cleared, of an earlier generation or of another clock). */
+const isPending = (c: State, timer: Timer): boolean => timer.place !== undefined && timer.home === c.home
+
+/** The index of numeric ids, built from the schedule at its first use. Linear then, constant after. */
+const indexOf = (c: State): TimerTable.TimerTable => {
+  if (c.index === undefined) {
+    const index = new TimerTable.TimerTable()
+    for (const timer of Schedule.timers(c.schedule)) TimerTable.set(index, timer.key, timer)
+    c.index = index
+  }
+  return c.index
+}
+
+/** The pending timer a handle or an id names, if any. */
+const pendingTimer = (c: State, id: unknown): Timer | undefined => {
+  if (id instanceof Timer) return isPending(c, id) ? id : undefined
+  return TimerTable.get(indexOf(c), keyOf(id))
+}
+
+/** Takes a pending timer out. */
+const removeTimer = (c: State, timer: Timer): void => {
+  if (c.index !== undefined) TimerTable.remove(c.index, timer.key)
+  Schedule.remove(c.schedule, timer)
+}
 
 /** Node's `refresh`: due its first delay from now, armed anew; revives a fired or cleared timer. */
 const refresh = (c: State, timer: Timer): void => {
   const due = c.elapsed + Coerce.dueOffset(timer.delay, c.duringTick)
   if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
-  const key = keyOf(timer.id)
-  if (TimerTable.get(c.timers, key) === timer) Schedule.remove(c.schedule, timer)
+  if (isPending(c, timer)) Schedule.remove(c.schedule, timer)
   timer.due = due
   timer.order = c.nextOrder++
+  timer.home = c.home
   if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
-  TimerTable.set(c.timers, key, timer)
+  if (c.index !== undefined) TimerTable.set(c.index, timer.key, timer)
   Schedule.add(c.schedule, timer)
 }
 
 const clearTimer = (c: State, id: unknown, asked: TimerKind): void => {
   if (!id) return
-  const key = keyOf(id)
-  const timer = TimerTable.get(c.timers, key)
+  const timer = pendingTimer(c, id)
   if (timer === undefined) return
   if (!clearableAs(timer.kind, asked)) {
     throw new Error(
       `Cannot clear timer: timer created with ${scheduleName(timer.kind)}() but cleared with ${clearName(asked)}()`,
     )
   }
-  TimerTable.remove(c.timers, key)
-  Schedule.remove(c.schedule, timer)
+  removeTimer(c, timer)
 }
 
 /**
@@ -398,10 +416,11 @@ const fire = (c: State, timer: Timer): void => {
     if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, true)
     Schedule.add(c.schedule, timer)
   } else {
-    TimerTable.remove(c.timers, timer.id - Coerce.firstTimerId)
-    Schedule.remove(c.schedule, timer)
+    removeTimer(c, timer)
   }
-  call(timer.callback, timer.args ?? [performanceNow(c)])
+  const args = timer.args
+  if (args === oneArg) timer.callback.call(null, timer.arg)
+  else call(timer.callback, args ?? [performanceNow(c)])
 }
 
 /**
@@ -592,7 +611,8 @@ const setSystemTime = (c: State, value: unknown): void => {
 const reset = (c: State): void => {
   c.nanos = 0
   c.adjustedNanos = 0
-  TimerTable.clear(c.timers)
+  c.index = undefined
+  c.home = { refresh: c.refresh }
   Schedule.clear(c.schedule)
   c.elapsed = 0
   c.refNow = c.start
@@ -600,6 +620,21 @@ const reset = (c: State): void => {
 }
 
 // The clock.
+
+/**
+ * A clock's `setTimeout`: the callback's arguments read from `arguments` rather than a
+ * rest parameter, so that a call with one argument makes no array (the timer keeps it).
+ */
+const timeoutSetter = (c: State): VirtualClock['setTimeout'] =>
+  function setTimeout(callback: unknown, delay?: unknown): TimerId {
+    checkCallback(callback)
+    // Only the length and one element read, so V8 makes no arguments object for up to one argument.
+    const n = arguments.length
+    // eslint-disable-next-line prefer-rest-params
+    const args = n === 3 ? oneArg : n < 3 ? noArgs : argsAfter(arguments, 2)
+    // eslint-disable-next-line prefer-rest-params
+    return handleOf(c, addTimer(c, 'Timeout', callback, args, arguments[2], Coerce.coerceDelay(delay), undefined))
+  } as VirtualClock['setTimeout']
 
 /**
  * A virtual clock at `now` (ms since the epoch, floored; default 0), with no timers.
@@ -619,6 +654,7 @@ const reset = (c: State): void => {
  */
 export const create = (options: CreateOptions = {}): VirtualClock => {
   const start = Math.floor(Coerce.epochOf(options.now))
+  const refreshHere = (timer: Timer): void => refresh(c, timer)
   const c: State = {
     start,
     elapsed: 0,
@@ -629,39 +665,37 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     loopLimit: options.loopLimit || 1000,
     duringTick: false,
     schedule: Schedule.create(),
-    timers: new TimerTable.TimerTable(),
+    index: undefined,
+    home: { refresh: refreshHere },
     nextOrder: 0,
     handles: hostReturnsObjects(),
-    refresh: (timer) => refresh(c, timer),
+    refresh: refreshHere,
     installation: undefined,
     nearLimit: false,
     stacks: new WeakMap(),
     methods: [],
     hooks: undefined,
   }
-  const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit'>({
+  const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit', State>({
     performance: { now: () => performanceNow(c) },
-    setTimeout: (callback, delay, ...args) => {
-      checkCallback(callback)
-      return handleOf(c, addTimer(c, 'Timeout', callback, args, Coerce.coerceDelay(delay), undefined))
-    },
+    setTimeout: timeoutSetter(c),
     clearTimeout: (id) => clearTimer(c, id, 'Timeout'),
     setInterval: (callback, delay, ...args) => {
       const parsed = Coerce.parseIntervalDelay(delay)
       checkCallback(callback)
       const interval = Coerce.coerceInterval(parsed)
-      return handleOf(c, addTimer(c, 'Interval', callback, args, Coerce.coerceDelay(parsed), interval))
+      return handleOf(c, addTimer(c, 'Interval', callback, args, undefined, Coerce.coerceDelay(parsed), interval))
     },
     clearInterval: (id) => clearTimer(c, id, 'Interval'),
     setImmediate: (callback, ...args) => {
       checkCallback(callback)
-      return handleOf(c, addTimer(c, 'Immediate', callback, args, undefined, undefined))
+      return handleOf(c, addTimer(c, 'Immediate', callback, args, undefined, undefined, undefined))
     },
     clearImmediate: (id) => clearTimer(c, id, 'Immediate'),
     requestAnimationFrame: (callback) => {
       checkCallback(callback)
       const delay = Coerce.coerceDelay(timeToNextFrame(c))
-      return addTimer(c, 'AnimationFrame', callback, undefined, delay, undefined).id
+      return addTimer(c, 'AnimationFrame', callback, undefined, undefined, delay, undefined).id
     },
     cancelAnimationFrame: (id) => clearTimer(c, id, 'AnimationFrame'),
     tick: (ms) => doTick(c, Coerce.tickValueToMs(ms)),
@@ -684,21 +718,23 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
       c.installation = undefined
       installation?.restore()
     },
-  }, {
-    now: { get: () => nowOf(c) },
-    loopLimit: {
-      get: () => c.loopLimit,
-      set: (limit) => {
-        c.loopLimit = limit
-      },
-    },
-  })
+  }, c, clockAccessors)
   c.methods = Object.keys(clock)
   states.set(clock, c)
   return clock
 }
 
 const states = new WeakMap<VirtualClock, State>()
+
+const clockAccessors: Accessors<VirtualClock, 'now' | 'loopLimit', State> = {
+  now: { get: nowOf },
+  loopLimit: {
+    get: (c) => c.loopLimit,
+    set: (c, limit) => {
+      c.loopLimit = limit
+    },
+  },
+}
 
 /**
  * Checks a clock's invariants: its timers are exactly those in its schedule, the
@@ -720,9 +756,14 @@ export const invariant = (clock: VirtualClock): void => {
   const least = Schedule.leastWheelDue(c.schedule)
   if (least !== undefined && least < c.elapsed) fail(`a wheel timer is due at ${least}, before elapsed ${c.elapsed}`)
   const count = Schedule.count(c.schedule)
-  if (c.timers.size !== count) fail(`${c.timers.size} ids for ${count} timers`)
-  for (const [key, timer] of TimerTable.entries(c.timers)) {
-    if (keyOf(timer.id) !== key || timer.place === undefined) fail(`timer ${timer.id} is not scheduled under its key`)
+  const pending = Schedule.timers(c.schedule)
+  if (pending.length !== count) fail(`${pending.length} timers in the schedule, but it counts ${count}`)
+  for (const timer of pending) if (timer.home !== c.home) fail(`timer ${timer.id} is of another generation`)
+  if (c.index !== undefined) {
+    if (c.index.size !== count) fail(`${c.index.size} ids for ${count} timers`)
+    for (const [key, timer] of TimerTable.entries(c.index)) {
+      if (timer.key !== key || !isPending(c, timer)) fail(`timer ${timer.id} is not scheduled under its key`)
+    }
   }
 }
 
@@ -739,7 +780,9 @@ export const internals = {
   timeToNextFrame,
   checkCallback,
   addTimer,
-  keyOf,
+  handleOf,
+  isPending,
+  pendingTimer,
   clearTimer,
   fire,
   planTick,

@@ -107,7 +107,8 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   let firingTimer: Timer | undefined
   let seqAtFiring = 0
 
-  const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined
+  // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
+  const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
 
   // Keys are due times, raised to the queue's minimum allowed key only for the odd timer
   // due in the past (a negative interval); the minimum follows the clock, so the wheel

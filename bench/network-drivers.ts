@@ -1,0 +1,105 @@
+/**
+ * The network row's timed plays: the same network played by `timing-wheel/simulation` and
+ * written by hand as a user would without it, one `setTimeout` per message on a fake
+ * clock (`@sinonjs/fake-timers`, or `timing-wheel/fake-timers` to show what the
+ * simulation adds to its clock). `network.ts` loads a copy of this module per
+ * implementation (see `module-copy.ts`).
+ *
+ * The workload: `hosts` hosts, a fixed latency per directed link (1 to 1000 ms). At time 0,
+ * `inFlight` messages are sent; each delivery sends one more message, from the receiver to
+ * a host its id picks, until `extra` more have been sent; the clock runs until every
+ * message is delivered. Each message is a send and a delivery. Checksum: the deliveries
+ * and the sum of `mix(id, time delivered)`.
+ */
+import { createClock as wheelClock } from '../lib/fake-timers/index.js'
+import { Simulation as S } from '../lib/simulation/index.js'
+import type { Host } from '../lib/simulation/index.js'
+import { type Checksum, type Run, collect, nanos } from './drivers.js'
+import { mix } from './workloads.js'
+
+export interface NetworkLoad {
+  readonly hosts: number
+  /** `latency[from * hosts + to]`, ms. */
+  readonly latency: Uint16Array
+  readonly inFlight: number
+  readonly extra: number
+  /** The first messages' ends. */
+  readonly from: Uint8Array
+  readonly to: Uint8Array
+}
+
+/** Where message `id`, delivered at `at`, sends the next one. */
+const nextHost = (load: NetworkLoad, at: number, id: number): number => (at + 1 + (id % (load.hosts - 1))) % load.hosts
+
+interface FakeClock {
+  readonly now: number
+  setTimeout(f: (...args: never[]) => void, ms: number, ...args: unknown[]): unknown
+  tick(ms: number): unknown
+}
+
+const horizon = (load: NetworkLoad): number => 1000 * (2 + Math.ceil((load.inFlight + load.extra) / load.inFlight))
+
+/** The simulation: hosts, links with their latencies, `send` and `onMessage`; no log; `batch` as given. */
+export const simulation = (load: NetworkLoad, batch: boolean): Run => {
+  const sim = S.create<number>({ seed: 1, log: false, batch })
+  const hosts: Array<Host<number>> = []
+  const names = Array.from({ length: load.hosts }, (_, i) => `h${i}`)
+  let hash = 0
+  let delivered = 0
+  let sent = 0
+  names.forEach((name, i) =>
+    S.addHost(sim, name, (host) => {
+      hosts[i] = host
+      S.onMessage(host, (_from, id) => {
+        hash = (hash + mix(id, sim.clock.now)) >>> 0
+        delivered++
+        if (sent < load.inFlight + load.extra) S.send(host, names[nextHost(load, i, id)]!, sent++)
+      })
+    }),
+  )
+  for (let a = 0; a < load.hosts; a++) {
+    for (let b = 0; b < load.hosts; b++) S.link(sim, names[a]!, names[b]!, { latency: load.latency[a * load.hosts + b]! }, { oneWay: true })
+  }
+  collect()
+  const start = nanos()
+  for (let k = 0; k < load.inFlight; k++) S.send(hosts[load.from[k]!]!, names[load.to[k]!]!, sent++)
+  sim.clock.tick(horizon(load))
+  const ns = nanos() - start
+  return result(load, ns, { fired: delivered, hash }, S.inFlight(sim))
+}
+
+/** The network by hand on a fake clock: a `setTimeout` per message, the latency looked up. */
+export const handWritten = (load: NetworkLoad, createClock: () => FakeClock): Run => {
+  const clock = createClock()
+  const n = load.hosts
+  let hash = 0
+  let delivered = 0
+  let sent = 0
+  let pending = 0
+  const deliver = (to: number, id: number): void => {
+    pending--
+    hash = (hash + mix(id, clock.now)) >>> 0
+    delivered++
+    if (sent < load.inFlight + load.extra) send(to, nextHost(load, to, id), sent++)
+  }
+  const send = (from: number, to: number, id: number): void => {
+    pending++
+    clock.setTimeout(deliver, load.latency[from * n + to]!, to, id)
+  }
+  collect()
+  const start = nanos()
+  for (let k = 0; k < load.inFlight; k++) send(load.from[k]!, load.to[k]!, sent++)
+  clock.tick(horizon(load))
+  const ns = nanos() - start
+  return result(load, ns, { fired: delivered, hash }, pending)
+}
+
+const result = (load: NetworkLoad, ns: number, checksum: Checksum, left: number): Run => ({
+  ops: load.inFlight + load.extra,
+  ns,
+  checksum,
+  left,
+})
+
+/** `timing-wheel/fake-timers`' clock, for the hand-written network. */
+export const wheelFakeTimers = (): FakeClock => wheelClock(0)

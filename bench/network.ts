@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:network`: messages per second through a simulated network with 10k, 100k
+ * and 1M messages in flight: `timing-wheel/simulation` against the same network written by
+ * hand with one `setTimeout` per message on `@sinonjs/fake-timers` 15.5 (what a user writes
+ * without the simulation), and on `timing-wheel/fake-timers` (the simulation's own clock:
+ * the difference is what hosts, links and the checks on arrival cost), and the simulation
+ * with `batch: true` (the messages due in one ms delivered by one clock timer).
+ *
+ * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
+ * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
+ * implementation through its own copy of the drivers, medians of per-round ratios, and
+ * every play's checksum equal to the first's. Flags: `--quick` (one round, small sizes),
+ * `--rounds=N` (default 5), `--sizes=10000,100000`, `--seed=N`.
+ */
+import FakeTimers from '@sinonjs/fake-timers'
+import type * as DriversModule from './network-drivers.js'
+import type { NetworkLoad } from './network-drivers.js'
+import { clockName } from './drivers.js'
+import { moduleCopy } from './module-copy.js'
+import * as Random from './random.js'
+import { showRatio } from './report.js'
+import { median } from './runner.js'
+
+type Drivers = typeof DriversModule
+
+const args = process.argv.slice(2)
+const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const quick = args.includes('--quick')
+const seed = Number(flag('seed') ?? 42)
+const rounds = Number(flag('rounds') ?? (quick ? 1 : 5))
+const sizes = (flag('sizes') ?? (quick ? '1000,10000' : '10000,100000,1000000')).split(',').map(Number)
+if (![seed, rounds, ...sizes].every((n) => Number.isInteger(n) && n > 0)) {
+  console.error('usage: npm run bench:network -- [--quick] [--rounds=N] [--sizes=N,N,...] [--seed=N]')
+  process.exit(2)
+}
+
+const HOSTS = 16
+
+const load = (inFlight: number): NetworkLoad => {
+  const r = Random.create(seed)
+  const latency = Uint16Array.from({ length: HOSTS * HOSTS }, () => Random.intBetween(r, 1, 1000))
+  const from = Uint8Array.from({ length: inFlight }, () => Random.intBetween(r, 0, HOSTS - 1))
+  const to = Uint8Array.from({ length: inFlight }, () => Random.intBetween(r, 0, HOSTS - 1))
+  return { hosts: HOSTS, latency, inFlight, extra: Math.max(inFlight, 200_000), from, to }
+}
+
+interface Impl {
+  readonly name: string
+  readonly play: (d: Drivers, w: NetworkLoad) => ReturnType<Drivers['simulation']>
+}
+
+const impls: readonly Impl[] = [
+  { name: 'timing-wheel/simulation', play: (d, w) => d.simulation(w, false) },
+  { name: 'the same, batch: true', play: (d, w) => d.simulation(w, true) },
+  { name: 'by hand on timing-wheel/fake-timers', play: (d, w) => d.handWritten(w, d.wheelFakeTimers) },
+  { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w) => d.handWritten(w, () => FakeTimers.createClock(0) as never) },
+]
+
+const drivers = await Promise.all(impls.map((i) => moduleCopy<Drivers>(new URL('./network-drivers.js', import.meta.url), i.name)))
+const rows: string[] = []
+for (const size of sizes) {
+  const w = load(size)
+  const warm = load(Math.min(size, 2000))
+  impls.forEach((impl, i) => impl.play(drivers[i]!, warm))
+  const times: number[][] = impls.map(() => [])
+  let reference: string | undefined
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < impls.length; k++) {
+      const i = (k + round) % impls.length
+      const run = impls[i]!.play(drivers[i]!, w)
+      const sum = `${run.checksum.fired} delivered, hash ${run.checksum.hash.toString(16)}, ${run.left} left`
+      reference ??= sum
+      if (sum !== reference || run.checksum.fired !== w.inFlight + w.extra) {
+        console.error(`FAILED: ${impls[i]!.name} at ${size}: ${sum}, expected ${reference}`)
+        process.exit(1)
+      }
+      times[i]!.push(run.ns / run.ops)
+    }
+    process.stderr.write(`${size} in flight: round ${round + 1} of ${rounds}\n`)
+  }
+  const perSecond = (ns: number): string => `${(1e9 / ns / 1e6).toFixed(2)}M`
+  const cells = impls.map((_, i) => {
+    const ratios = times[i]!.map((t, r) => t / times[0]![r]!)
+    return i === 0
+      ? `${perSecond(median(times[0]!))} msg/s`
+      : `${showRatio(median(ratios))} (${showRatio(Math.min(...ratios))}–${showRatio(Math.max(...ratios))})`
+  })
+  rows.push(`| ${size.toLocaleString('en-US')} | ${cells.join(' | ')} |`)
+}
+
+console.log(`Messages through a simulated network (${HOSTS} hosts, link latencies 1-1000 ms; each message a send and a delivery),`)
+console.log(`seed ${seed}, ${rounds} rounds; ${clockName}. Peer cells: its time per message over the simulation's, median (least-greatest) over rounds.\n`)
+console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
+console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
+for (const row of rows) console.log(row)
+console.log(`\n${['npm run bench:network', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')}`)

@@ -1,0 +1,143 @@
+/**
+ * `install`: a simulation whose clock is installed on the process's global (fake-timers'
+ * `install`: timers, `Date`, `performance`, microtasks, Node's `timers`), and whose
+ * generator is the program's randomness: `Math.random`, and `crypto.getRandomValues` and
+ * `crypto.randomUUID` of the global Web Crypto object. `uninstall` puts every original back.
+ *
+ * Host time. Host code runs inside an `AsyncLocalStorage` context holding its host (every
+ * boot, timer and delivery is entered so, and Node carries the context across `await`s and
+ * promise callbacks), and the installed `Date` reads it: inside a host, `Date.now()` and
+ * `new Date()` are that host's skewed time (`now(host)`), outside one the true time (madsim
+ * and turmoil give every node the one simulated clock; skew is what Jepsen's clock nemesis
+ * adds). `performance.now()` stays true elapsed time,
+ * as a monotonic clock is not the wall clock. The global `setTimeout`, `setInterval`,
+ * `setImmediate`, `queueMicrotask` and `process.nextTick`, called from host code, give
+ * their callback to the host, as madsim's tasks belong to their node: it runs in the host's
+ * context, waits while the host is paused, never runs once the host has crashed, and a
+ * delay is the host's time (scaled by its drift). A crashed host's global timers stay on
+ * the clock until due, then do nothing; `clearTimeout` works on them as usual.
+ *
+ * `getRandomValues` keeps its contract: an argument it would refuse (not an integer typed
+ * array, more than 65536 bytes) is passed to the original, which throws its own error.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { TimingWheelError, show } from '../errors.js'
+import { install as installClock } from '../fake-timers/index.js'
+import * as Random from './random.js'
+import { type Host, type HostState, type Simulation, type SimulationOptions, build, checkOptions, now, runAsHost, trueDelay } from './simulation.js'
+
+/** `install`'s options: those of `create` but `clock`. */
+export type InstallOptions = Omit<SimulationOptions, 'clock'>
+
+const integerArrays = [
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
+]
+
+/** The global functions whose callbacks, scheduled from host code, belong to that host. */
+const hostScoped = [
+  ['global', 'setTimeout'],
+  ['global', 'setInterval'],
+  ['global', 'setImmediate'],
+  ['global', 'queueMicrotask'],
+  ['process', 'nextTick'],
+] as const
+
+/** Puts `value` at `object[key]` and returns what puts the original back (deleting it where it was not an own property). */
+const patch = (object: object, key: string, value: unknown): (() => void) => {
+  const own = Object.getOwnPropertyDescriptor(object, key)
+  Object.defineProperty(object, key, { value, writable: true, configurable: true, enumerable: own?.enumerable ?? false })
+  return () => {
+    if (own === undefined) delete (object as Record<string, unknown>)[key]
+    else Object.defineProperty(object, key, own)
+  }
+}
+
+/**
+ * A simulation installed on the global: see the module comment. Throws `InvalidArgument`
+ * for bad options (before installing anything) and fake-timers' `TypeError` if a clock is
+ * installed already. `uninstall(sim)` undoes it.
+ *
+ * @example
+ * const sim = install({ seed: 7, now: Date.UTC(2024, 0, 1) })
+ * try { Math.random() } finally { uninstall(sim) }
+ */
+export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
+  const checked = checkOptions(opts)
+  if ((checked as SimulationOptions).clock !== undefined) {
+    throw new TimingWheelError('InvalidArgument', `install makes its own clock: clock ${show((checked as SimulationOptions).clock)} is not accepted (use create)`)
+  }
+  const clock = installClock({ now: checked.now ?? 0 })
+  const sim = build<M>(clock, checked)
+  const store = new AsyncLocalStorage<Host<unknown>>()
+  sim.enter = (host, f) => store.run(host, f)
+  const g = globalThis as unknown as Record<string, unknown>
+  const undo: Array<() => void> = [patch(Math, 'random', () => Random.float(sim.random))]
+  const crypto = g['crypto'] as (Crypto & Record<string, unknown>) | undefined
+  if (crypto !== undefined) {
+    const original = crypto.getRandomValues.bind(crypto)
+    undo.push(
+      patch(crypto, 'getRandomValues', <T extends ArrayBufferView | null>(array: T): T => {
+        const ok = array !== null && integerArrays.some((A) => array instanceof A) && array.byteLength <= 65536
+        if (!ok) return original(array as never) as T
+        Random.fill(sim.random, new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+        return array
+      }),
+      patch(crypto, 'randomUUID', () => Random.uuid(sim.random)),
+    )
+  }
+  for (const [owner, name] of hostScoped) {
+    const target = owner === 'process' ? (g['process'] as Record<string, unknown> | undefined) : g
+    const fake = target?.[name]
+    if (target === undefined || typeof fake !== 'function') continue
+    const scaled = name === 'setTimeout' || name === 'setInterval'
+    const wrapper = function (this: unknown, f: unknown, ...rest: unknown[]): unknown {
+      const host = store.getStore()
+      if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
+      const { state: h, incarnation } = host
+      if (scaled && typeof rest[0] === 'number' && rest[0] > 0) rest[0] = trueDelay(h as HostState<unknown>, rest[0])
+      const hosted = (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+      return fake.call(this, hosted, ...rest)
+    }
+    const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
+    undo.push(patch(target, name, Object.defineProperties(wrapper, own)))
+  }
+  if (g['Date'] === clock.Date) {
+    const ClockDate = clock.Date
+    const hostTime = (): number | undefined => {
+      const host = store.getStore()
+      return host === undefined ? undefined : now(host)
+    }
+    const dateNow = (): number => hostTime() ?? ClockDate.now()
+    g['Date'] = new Proxy(ClockDate, {
+      construct: (target, args, newTarget) => {
+        const t = args.length === 0 ? hostTime() : undefined
+        return Reflect.construct(target, t === undefined ? args : [t], newTarget) as object
+      },
+      apply: (target, self, args) => {
+        const t = hostTime()
+        return t === undefined ? Reflect.apply(target, self, args) : new ClockDate(t).toString()
+      },
+      get: (target, key, receiver) => (key === 'now' ? dateNow : Reflect.get(target, key, receiver)),
+    })
+  }
+  sim.uninstall = () => {
+    sim.uninstall = undefined
+    sim.enter = (_host, f) => f()
+    for (const f of undo.reverse()) f()
+    clock.uninstall()
+  }
+  return sim
+}
+
+/** Undoes `install`: the global's timers, `Date`, `Math.random` and `crypto` are the originals again. A no-op on a simulation not installed. */
+export const uninstall = <M>(sim: Simulation<M>): void => {
+  sim.uninstall?.()
+}

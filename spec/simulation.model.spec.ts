@@ -1,0 +1,306 @@
+/**
+ * `timing-wheel/simulation` against plain models:
+ *
+ * - fc.commands over sends, clock moves, link latencies, partitions, holds, crashes,
+ *   restarts, pauses and resumes, checked after every command against a model that is a sorted list of
+ *   pending arrivals: the log (order, times, outcomes, reasons) and what is in flight.
+ * - Latency bounds, FIFO links and accounting under random latency ranges, loss,
+ *   duplication and reordering.
+ * - The same seed and program give the same delivery log, over random programs with
+ *   replies, host timers, crashes, pauses, skews and faulty links.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { Simulation as S } from '../lib/simulation/index.js'
+import type { Host, LogEntry, SimulationT } from '../lib/simulation/index.js'
+
+const names = ['a', 'b', 'c'] as const
+type Name = (typeof names)[number]
+const nameArb = fc.constantFrom(...names)
+
+interface Msg {
+  readonly id: number
+  readonly from: Name
+  readonly to: Name
+  readonly fromInc: number
+  readonly toInc: number
+  readonly sentAt: number
+}
+type Entry = readonly [id: number, from: string, to: string, sentAt: number, at: number, outcome: string, reason: string]
+
+/** The plain model: links as maps, arrivals as a list sorted by (time, order set). */
+class Model {
+  now = 0
+  sent = 0
+  order = 0
+  readonly latency = new Map<string, number>()
+  readonly partitioned = new Set<string>()
+  readonly held = new Map<string, Msg[]>()
+  readonly fifoAt = new Map<string, number>()
+  readonly up = new Map<Name, boolean>(names.map((n) => [n, true]))
+  readonly inc = new Map<Name, number>(names.map((n) => [n, 0]))
+  /** What reached a paused host, in order, by host. */
+  readonly stalled = new Map<Name, Msg[]>()
+  pending: Array<{ at: number; order: number; m: Msg }> = []
+  readonly log: Entry[] = []
+
+  static key = (from: Name, to: Name): string => `${from}>${to}`
+  links = (a: Name, b: Name, oneWay: boolean): string[] => (oneWay || a === b ? [Model.key(a, b)] : [Model.key(a, b), Model.key(b, a)])
+  record = (m: Msg, outcome: string, reason = ''): void => {
+    this.log.push([m.id, m.from, m.to, m.sentAt, this.now, outcome, reason])
+  }
+  enqueue = (m: Msg, at: number): void => {
+    this.pending.push({ at, order: this.order++, m })
+  }
+  send(from: Name, to: Name): void {
+    if (!this.up.get(from)) return
+    const m: Msg = { id: ++this.sent, from, to, fromInc: this.inc.get(from)!, toInc: this.inc.get(to)!, sentAt: this.now }
+    const key = Model.key(from, to)
+    if (this.partitioned.has(key)) return this.record(m, 'dropped', 'partition')
+    const at = Math.max(this.now + (this.latency.get(key) ?? 1), this.fifoAt.get(key) ?? -Infinity)
+    this.fifoAt.set(key, at)
+    this.enqueue(m, at)
+  }
+  advance(ms: number): void {
+    const end = this.now + ms
+    for (;;) {
+      this.pending.sort((x, y) => x.at - y.at || x.order - y.order)
+      const next = this.pending[0]
+      if (next === undefined || next.at > end) break
+      this.pending.shift()
+      this.now = next.at
+      const { m } = next
+      const key = Model.key(m.from, m.to)
+      if (this.partitioned.has(key)) this.record(m, 'dropped', 'partition')
+      else if (this.inc.get(m.from) !== m.fromInc || this.inc.get(m.to) !== m.toInc || !this.up.get(m.to)) this.record(m, 'dropped', 'crash')
+      else if (this.held.has(key)) this.held.get(key)!.push(m)
+      else if (this.stalled.has(m.to)) this.stalled.get(m.to)!.push(m)
+      else this.record(m, 'delivered')
+    }
+    this.now = end
+  }
+  release(a: Name, b: Name, oneWay: boolean): void {
+    for (const key of this.links(a, b, oneWay)) {
+      for (const m of this.held.get(key) ?? []) this.enqueue(m, this.now)
+      this.held.delete(key)
+    }
+  }
+  crash(h: Name): void {
+    if (!this.up.get(h)) return
+    this.up.set(h, false)
+    this.inc.set(h, this.inc.get(h)! + 1)
+    for (const m of this.stalled.get(h) ?? []) this.record(m, 'dropped', 'crash')
+    this.stalled.delete(h)
+  }
+  pause(h: Name): void {
+    if (this.up.get(h) && !this.stalled.has(h)) this.stalled.set(h, [])
+  }
+  resume(h: Name): void {
+    for (const m of this.stalled.get(h) ?? []) this.enqueue(m, this.now)
+    this.stalled.delete(h)
+  }
+  inFlight = (): number => [...this.held.values(), ...this.stalled.values()].reduce((n, q) => n + q.length, this.pending.length)
+}
+
+interface Real {
+  readonly sim: SimulationT<number>
+  readonly contexts: Map<string, Host<number>>
+}
+
+const entries = (log: ReadonlyArray<LogEntry<number>>): Entry[] =>
+  log.map((e) => [e.id, e.from, e.to, e.sentAt, e.at, e.outcome, e.reason ?? ''] as const)
+
+type Cmd = fc.Command<Model, Real>
+
+const command = (label: string, onModel: (m: Model) => void, onReal: (r: Real) => void): Cmd => ({
+  check: () => true,
+  run(model, real) {
+    onModel(model)
+    onReal(real)
+    expect(entries(S.log(real.sim))).toEqual(model.log)
+    expect(S.inFlight(real.sim)).toBe(model.inFlight())
+  },
+  toString: () => label,
+})
+
+// Two hosts in the model, so that sends, holds and partitions often meet on one link.
+const modelNameArb = fc.constantFrom<Name>('a', 'b')
+const pairArb = fc.tuple(modelNameArb, modelNameArb, fc.boolean())
+
+const commands: Array<fc.Arbitrary<Cmd>> = [
+  fc.tuple(modelNameArb, modelNameArb, fc.integer({ min: 1, max: 3 })).map(([from, to, n]) =>
+    command(
+      `send ${n} ${from}->${to}`,
+      (m) => Array.from({ length: n }, () => m.send(from, to)),
+      (r) => Array.from({ length: n }, () => S.send(r.contexts.get(from)!, to, 0)),
+    ),
+  ),
+  fc.integer({ min: 0, max: 10 }).map((ms) => command(`run ${ms}`, (m) => m.advance(ms), (r) => S.run(r.sim, ms))),
+  fc.tuple(pairArb, fc.integer({ min: 0, max: 20 })).map(([[a, b, oneWay], ms]) =>
+    command(
+      `link ${a} ${b} ${oneWay} latency ${ms}`,
+      (m) => m.links(a, b, oneWay).forEach((k) => m.latency.set(k, ms)),
+      (r) => S.link(r.sim, a, b, { latency: ms }, { oneWay }),
+    ),
+  ),
+  pairArb.map(([a, b, oneWay]) =>
+    command(`partition ${a} ${b} ${oneWay}`, (m) => m.links(a, b, oneWay).forEach((k) => m.partitioned.add(k)), (r) => S.partition(r.sim, a, b, { oneWay })),
+  ),
+  pairArb.map(([a, b, oneWay]) =>
+    command(`heal ${a} ${b} ${oneWay}`, (m) => m.links(a, b, oneWay).forEach((k) => m.partitioned.delete(k)), (r) => S.heal(r.sim, a, b, { oneWay })),
+  ),
+  fc.constant(command('heal all', (m) => m.partitioned.clear(), (r) => S.heal(r.sim))),
+  pairArb.map(([a, b, oneWay]) =>
+    command(
+      `hold ${a} ${b} ${oneWay}`,
+      (m) => m.links(a, b, oneWay).forEach((k) => m.held.has(k) || m.held.set(k, [])),
+      (r) => S.hold(r.sim, a, b, { oneWay }),
+    ),
+  ),
+  pairArb.map(([a, b, oneWay]) => command(`release ${a} ${b} ${oneWay}`, (m) => m.release(a, b, oneWay), (r) => S.release(r.sim, a, b, { oneWay }))),
+  modelNameArb.map((h) => command(`crash ${h}`, (m) => m.crash(h), (r) => S.crash(r.sim, h))),
+  modelNameArb.map((h) => command(`pause ${h}`, (m) => m.pause(h), (r) => S.pause(r.sim, h))),
+  modelNameArb.map((h) => command(`resume ${h}`, (m) => m.resume(h), (r) => S.resume(r.sim, h))),
+  modelNameArb.map((h) =>
+    command(
+      `restart ${h}`,
+      (m) => {
+        m.crash(h)
+        m.up.set(h, true)
+      },
+      (r) => S.restart(r.sim, h),
+    ),
+  ),
+]
+
+const setup = (batch: boolean) => (): { model: Model; real: Real } => {
+  const sim = S.create<number>({ seed: 0, batch })
+  const contexts = new Map<string, Host<number>>()
+  for (const n of names) {
+    S.addHost(sim, n, (host) => {
+      contexts.set(n, host)
+      S.onMessage(host, () => undefined)
+    })
+  }
+  return { model: new Model(), real: { sim, contexts } }
+}
+
+// Each message a clock timer, and (batch) the messages of one ms delivered by one.
+describe.each([false, true])('the network against a plain model (batch: %s)', (batch) => {
+  it('delivers, drops, holds and stalls as the model says: order, latency, FIFO, partitions, holds, crashes, pauses', () => {
+    fc.assert(
+      fc.property(fc.commands(commands, { maxCommands: 50, size: 'max' }), (cmds) => {
+        fc.modelRun(setup(batch), cmds)
+      }),
+      { numRuns: 400 },
+    )
+  })
+})
+
+describe.each([false, true])('links with random latency, loss, duplication and reordering (batch: %s)', (batch) => {
+  it('keeps latency within its bounds, links FIFO without reordering, and accounts for every copy', () => {
+    const linkArb = fc
+      .record({
+        min: fc.integer({ min: 0, max: 50 }),
+        span: fc.integer({ min: 0, max: 50 }),
+        loss: fc.double({ min: 0, max: 1, noNaN: true }),
+        duplicate: fc.double({ min: 0, max: 1, noNaN: true }),
+        reorder: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1, noNaN: true })),
+      })
+      .map(({ min, span, ...rest }) => ({ latency: { min, max: min + span }, ...rest }))
+    const sendsArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.boolean()), { maxLength: 80 })
+    fc.assert(
+      fc.property(fc.integer(), linkArb, sendsArb, (seed, link, sends) => {
+        const sim = S.create<number>({ seed, network: link, batch })
+        const a = S.addHost(sim, 'a', (h) => S.onMessage(h, () => undefined))
+        const b = S.addHost(sim, 'b', (h) => S.onMessage(h, () => undefined))
+        sends.forEach(([wait, fromA], i) => {
+          S.run(sim, wait)
+          S.send(fromA ? a : b, fromA ? 'b' : 'a', i)
+        })
+        const log = S.log(sim)
+        const dups = log.filter((e) => e.duplicate).length + 0
+        expect(log.length + S.inFlight(sim)).toBeGreaterThanOrEqual(sends.length)
+        S.run(sim, 2 * link.latency.max + 1)
+        expect(S.inFlight(sim)).toBe(0)
+        const copies = S.log(sim).filter((e) => e.duplicate).length
+        expect(S.log(sim).length).toBe(sends.length + copies)
+        expect(copies).toBeGreaterThanOrEqual(dups)
+        const lastOn = new Map<string, number>()
+        for (const e of S.log(sim)) {
+          if (e.outcome !== 'delivered') {
+            expect(e.reason).toBe('loss')
+            continue
+          }
+          const latency = e.at - e.sentAt
+          expect(latency).toBeGreaterThanOrEqual(link.latency.min)
+          expect(latency).toBeLessThanOrEqual(link.reorder === 0 ? link.latency.max : 2 * link.latency.max)
+          if (link.reorder === 0) {
+            expect(e.id).toBeGreaterThanOrEqual(lastOn.get(e.from) ?? 0)
+            lastOn.set(e.from, e.id)
+          }
+        }
+      }),
+      { numRuns: 150 },
+    )
+  })
+})
+
+describe.each([false, true])('determinism (batch: %s)', (batch) => {
+  type Op =
+    | { op: 'send'; from: Name; to: Name; payload: number }
+    | { op: 'run'; ms: number }
+    | { op: 'crash' | 'restart' | 'pause' | 'resume'; host: Name }
+    | { op: 'partition' | 'heal'; a: Name; b: Name; oneWay: boolean }
+    | { op: 'skew'; host: Name; offset: number; ppm: number }
+  const opArb: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ op: fc.constant('send' as const), from: nameArb, to: nameArb, payload: fc.integer({ min: 0, max: 99 }) }),
+    fc.record({ op: fc.constant('run' as const), ms: fc.integer({ min: 0, max: 50 }) }),
+    fc.record({ op: fc.constantFrom('crash' as const, 'restart' as const, 'pause' as const, 'resume' as const), host: nameArb }),
+    fc.record({ op: fc.constantFrom('partition' as const, 'heal' as const), a: nameArb, b: nameArb, oneWay: fc.boolean() }),
+    fc.record({ op: fc.constant('skew' as const), host: nameArb, offset: fc.integer({ min: -500, max: 500 }), ppm: fc.integer({ min: -5000, max: 5000 }) }),
+  )
+
+  /** A program: hosts that reply, forward and set timers by the simulation's random draws. */
+  const play = (seed: number, ops: readonly Op[]): string => {
+    const sim = S.create<number>({
+      seed,
+      network: { latency: { min: 1, max: 40 }, loss: 0.1, duplicate: 0.1, reorder: 0.1 },
+      buggify: true,
+      batch,
+    })
+    const contexts = new Map<string, Host<number>>()
+    const trace: string[] = []
+    for (const n of names) {
+      S.addHost(sim, n, (host) => {
+        contexts.set(n, host)
+        S.onMessage(host, (from, m) => {
+          trace.push(`${n}@${S.now(host)} got ${m} from ${from}`)
+          if (m > 0 && S.random(host) < 0.7) S.send(host, names[S.integer(host, 0, 2)]!, m - 1)
+          if (S.buggify(host, 'slow reply')) S.setTimeout(host, () => S.send(host, from, m >> 1), S.integer(host, 1, 30))
+        })
+        S.setInterval(host, () => trace.push(`${n} tick ${S.now(host)}`), 25)
+      })
+    }
+    for (const o of ops) {
+      if (o.op === 'send') S.send(contexts.get(o.from)!, o.to, o.payload)
+      else if (o.op === 'run') S.run(sim, o.ms)
+      else if (o.op === 'partition' || o.op === 'heal') S[o.op](sim, o.a, o.b, { oneWay: o.oneWay })
+      else if (o.op === 'skew') S.skew(sim, o.host, { offset: o.offset, drift: o.ppm / 1e6 })
+      else S[o.op](sim, (o as { host: Name }).host)
+    }
+    S.run(sim, 200)
+    return JSON.stringify([S.log(sim), trace])
+  }
+
+  it('the same seed and program give the same delivery log, bit for bit', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.array(opArb, { maxLength: 40 }), (seed, ops) => {
+        expect(play(seed, ops)).toBe(play(seed, ops))
+      }),
+      { numRuns: 60 },
+    )
+    const ops: Op[] = [{ op: 'send', from: 'a', to: 'b', payload: 9 }, { op: 'run', ms: 100 }]
+    expect(play(1, ops)).not.toBe(play(2, ops))
+  })
+})
