@@ -1,15 +1,14 @@
 /**
- * `clockArb`'s clock, with a plan covering its first 10,000 armings: what exploring costs
- * over the plain clock. The plan keeps FIFO order and no lateness (ranks and lateness 0),
- * since the row's checksum requires the plain clock's firing order; a plan that departs
- * costs the same lookups.
+ * `clockArb`'s clock: the `timing-wheel/fake-timers` clock with an exploring schedule on
+ * Node's model, following the empty plan (no stall, FIFO choices), since the row's
+ * checksum requires the plain clock's firing order. What exploring costs over the plain
+ * clock: the hooks and its queue of armings; a plan that departs costs the same. Without
+ * the arming lines (`where: false`): a stack per arming would triple the cost.
  */
-import { type Choice, createExploringClock } from '../../dist/lib/testing/exploring-clock.js'
+import { createExploringClock } from '../../dist/lib/testing/clock-arb.js'
 import type { Clock, ClockImpl } from '../adapter.js'
-
-const plan: Choice[] = Array.from({ length: 10_000 }, () => [0, 0])
 
 export const exploringClock: ClockImpl = {
   name: 'clockArb clock',
-  create: () => createExploringClock(plan) as unknown as Clock,
+  create: () => createExploringClock({ stalls: [], picks: [] }, { now: 0, maxStall: 0, where: false }) as unknown as Clock,
 }

@@ -31,6 +31,7 @@
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
 import { type Accessors, withAccessors } from '../sim/accessors.js'
+import type { ScheduleHooks } from '../sim/hooks.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
 import { argsAfter, firesBefore, noArgs, oneArg } from '../sim/timer.js'
@@ -252,9 +253,10 @@ const clockAccessors: Accessors<Clock, ClockAccessor, State> = {
  * clock.setTimeout(() => console.log(clock.now), 10)
  * clock.tick(10) // logs 10
  */
-export const createClock = (host: Host, start?: unknown, loopLimit?: number): Clock => {
+export const createClock = (host: Host, start?: unknown, loopLimit?: number, hooks?: (core: VirtualClock.State) => ScheduleHooks): Clock => {
   const vc = VirtualClock.create({ now: Coerce.epochOf(start), loopLimit: loopLimit || 1000 })
   const core = I.stateOf(vc)!
+  core.hooks = hooks?.(core)
   const ClockDateClass = createDate(host.NativeDate)
   // Data properties first, the accessors after (see accessors.ts): a literal with a getter
   // is a dictionary, whose every read, at every timer, is a hash lookup.

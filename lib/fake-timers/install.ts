@@ -135,7 +135,7 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
  * const clock = install(host, { now: 0, toFake: ['setTimeout', 'Date'] })
  * try { ... } finally { clock.uninstall() }
  */
-export const install = (host: Host, config?: InstallConfig, extraArguments = 0): Clock => {
+export const install = (host: Host, config?: InstallConfig, extraArguments = 0, make: typeof createClock = createClock): Clock => {
   if (extraArguments > 0 || config instanceof Date || Array.isArray(config) || typeof config === 'number') notAnObject(config)
   const g = host.global
   if ((g['Date'] as { isFake?: unknown } | undefined)?.isFake === true) installedTwice()
@@ -148,7 +148,7 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0):
     if (!options.ignoreMissingTimers) missingName(name)
   }
 
-  const clock = createClock(host, options.now, options.loopLimit)
+  const clock = make(host, options.now, options.loopLimit)
   const listeners: TimersPromises.AbortListeners = new Map()
   const all = Object.keys(host.timers) as FakeMethod[]
   let methods: FakeMethod[]

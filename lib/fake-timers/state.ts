@@ -195,6 +195,7 @@ const idleLast = (f: State, found: Timer | undefined, again: () => Timer | undef
  * taken whatever its due time (the host is idle); otherwise the schedule answers.
  */
 export const firstInRange = (f: State, low: number, high: number): Timer | undefined => {
+  f.core.hooks?.choosing(low, high)
   const s = f.core.schedule
   if (f.idle.size === 0) return Schedule.firstInRange(s, low, high)
   if (Schedule.count(s) === 1) {
@@ -206,6 +207,7 @@ export const firstInRange = (f: State, low: number, high: number): Timer | undef
 
 /** fake-timers' `firstTimer`: the first pending timer, idle callbacks last among those due with them. */
 export const firstTimer = (f: State): Timer | undefined => {
+  f.core.hooks?.choosing(-Infinity, Infinity)
   const s = f.core.schedule
   if (f.idle.size === 0) return Schedule.first(s)
   return idleLast(f, Schedule.first(s), () => Schedule.first(s))

@@ -50,6 +50,7 @@ import { type Accessors, withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
 import { type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
+import type { ScheduleHooks } from './hooks.js'
 import { loopError } from './loop-error.js'
 import * as Schedule from './schedule.js'
 import * as TimerTable from './timer-table.js'
@@ -219,6 +220,8 @@ interface State {
   readonly stacks: WeakMap<Timer, Error>
   /** The clock's method names, which a loop error's stack starts after. */
   methods: readonly string[]
+  /** A schedule steering this clock (`hooks.ts`); undefined for FIFO on time. */
+  hooks: ScheduleHooks | undefined
 }
 
 /**
@@ -337,6 +340,7 @@ const addTimer = (
   const key = freshKey(c)
   const timer = new Timer(key, kind, callback as Timer['callback'], args, arg, delay, interval, due, c.nextOrder++, c.home)
   if (c.nearLimit) c.stacks.set(timer, new Error())
+  if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
   if (c.index !== undefined) TimerTable.set(c.index, key, timer)
   Schedule.add(c.schedule, timer)
   return timer
@@ -378,6 +382,7 @@ const refresh = (c: State, timer: Timer): void => {
   timer.due = due
   timer.order = c.nextOrder++
   timer.home = c.home
+  if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, c.duringTick)
   if (c.index !== undefined) TimerTable.set(c.index, timer.key, timer)
   Schedule.add(c.schedule, timer)
 }
@@ -399,6 +404,7 @@ const clearTimer = (c: State, id: unknown, asked: TimerKind): void => {
  * can clear it), anything else is gone before its callback runs.
  */
 const fire = (c: State, timer: Timer): void => {
+  if (c.hooks !== undefined) c.hooks.firing(timer, c.elapsed)
   if (timer.interval !== undefined) {
     const due = timer.due + timer.interval
     if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
@@ -407,6 +413,7 @@ const fire = (c: State, timer: Timer): void => {
     Schedule.remove(c.schedule, timer)
     timer.due = due
     timer.order = c.nextOrder++
+    if (c.hooks !== undefined) c.hooks.armed(timer, c.elapsed, true)
     Schedule.add(c.schedule, timer)
   } else {
     removeTimer(c, timer)
@@ -667,6 +674,7 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     nearLimit: false,
     stacks: new WeakMap(),
     methods: [],
+    hooks: undefined,
   }
   const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit', State>({
     performance: { now: () => performanceNow(c) },

@@ -1,83 +1,209 @@
 /**
- * `clockArb`: fast-check draws fake clocks that run timers in the orders real event loops
- * may (see `exploring-clock.ts`), so a property finds code that is only right when timers
- * due together run first in, first out, and on time.
+ * `clockArb`: fast-check draws `timing-wheel/fake-timers` clocks with an exploring
+ * schedule (`exploring-schedule.ts`), whose freedom is exactly what a runtime permits
+ * (`runtime-model.ts`): stalls of the event loop and the orders the runtime leaves open.
+ * A property that holds on the runtime holds on every clock drawn; one that fails prints
+ * the departures from FIFO on time that broke it, in words, each with its rule.
+ *
+ * A value is a plan: the stall before each batch that can stall (ms), and each free
+ * choice (an index, 0 being FIFO's). The same plan makes the same choices, so a failure
+ * replays (`clockArb({ plan })`, or `createExploringClock(plan)`); shrinking goes toward
+ * fewer and shorter stalls and FIFO choices.
  *
  * @module
  */
 import fc from 'fast-check'
 import { TimingWheelError, show } from '../errors.js'
+import { type Clock, createClock } from '../fake-timers/clock.js'
+import { type GlobalObject, type Host, readHost } from '../fake-timers/host.js'
+import { type InstallConfig, install as installOnHost } from '../fake-timers/install.js'
 import { maxTimeout } from '../sim/coercion.js'
-import { type Choice, type ExploringClock, type ExploringClockOptions, createExploringClock } from './exploring-clock.js'
+import { type Chooser, type Exploring, type Ran, createExploring, departures } from './exploring-schedule.js'
+import type { Runtime } from './runtime-model.js'
 
-/** Options of {@link clockArb}. */
-export interface ClockArbOptions extends ExploringClockOptions {
+/** The choices of one exploring clock: stalls in ms, one per batch that can stall; picks, one per free order. */
+export interface Plan {
+  readonly stalls: readonly number[]
+  readonly picks: readonly number[]
+}
+
+/** Options of {@link clockArb} and {@link createExploringClock}. */
+export interface ClockArbOptions {
+  /** Whose rules: `'node'` (default) or `'browser'`. */
+  readonly runtime?: Runtime
+  /** The longest stall of the event loop before a batch of timers, in ms; default 20. 0 explores orders only. */
+  readonly maxStall?: number
+  /** Wall-clock start, ms since the epoch or a `Date`; default 2026-03-14T15:09:26.535Z (a fixed, realistic date). */
+  readonly now?: number | Date
+  /** How many timers `runAll` runs before it gives up; default 1000. */
+  readonly loopLimit?: number
   /**
-   * The order of timers due in the same millisecond: `'fifo'` as armed (immediates
-   * first), as every fake clock runs them; `'any'` (the default) any order.
+   * Whether each arming keeps the line that armed it, for the words of a departure;
+   * default true. A stack is most of what an arming costs (about 3x a plain clock's
+   * arming): `false` for large programs.
    */
-  readonly ties?: 'fifo' | 'any'
-  /** How many ms after its due time a timer may run, never before; default 0. */
-  readonly maxLateness?: number
-  /** How many armings (timer creations and interval re-armings) the plan covers; later ones run FIFO and on time; default 200. */
-  readonly maxArmings?: number
+  readonly where?: boolean
+  /** Replays this plan instead of drawing one (the arbitrary is then constant). */
+  readonly plan?: Plan
 }
 
-/**
- * Clocks with the timer API of `timing-wheel/fake-timers`' clocks (`setTimeout`,
- * `setInterval`, `setImmediate`, `tick`, `next`, `runAll`, `runToLast`, the async
- * variants, `install`, `uninstall`, `now`), whose departures from FIFO are drawn by
- * fast-check: with `ties: 'any'` timers due in the same millisecond run in any order, and
- * each timer may run up to `maxLateness` ms late (so one due later can overtake it).
- *
- * The same generated value always makes the same choices, so a failure replays from
- * fast-check's seed and path; shrinking goes toward FIFO and no lateness, so a
- * counterexample shows the fewest departures that break the code, listed in words in
- * what fast-check prints. Each run gets a fresh clock. A clock costs what the virtual
- * clock costs per timer, plus one plan lookup per arming.
- *
- * @example
- * fc.assert(
- *   fc.property(clockArb({ maxLateness: 50 }), (clock) => {
- *     const seen: string[] = []
- *     clock.setTimeout(() => seen.push('save'), 100)
- *     clock.setTimeout(() => seen.push('close'), 100)
- *     clock.tick(200)
- *     return seen.length === 2 // true under every order
- *   }),
- * )
- */
-export const clockArb = (options: ClockArbOptions = {}): fc.Arbitrary<ExploringClock> => {
-  const { ties = 'any', maxLateness = 0, maxArmings = 200, ...clockOptions } = options
-  if (ties !== 'fifo' && ties !== 'any') bad(`ties ${show(ties)} is not 'fifo' or 'any'`)
-  if (!Number.isInteger(maxLateness) || maxLateness < 0 || maxLateness > maxTimeout) bad(`maxLateness ${show(maxLateness)} is not an integer in [0, ${maxTimeout}]`)
-  if (!Number.isInteger(maxArmings) || maxArmings < 0 || maxArmings > 100_000) bad(`maxArmings ${show(maxArmings)} is not an integer in [0, 100000]`)
-  createExploringClock([], clockOptions) // refuses bad clock options now, not in the first run
-  const choice: fc.Arbitrary<Choice> = fc.tuple(ties === 'any' ? fc.nat({ max: 511 }) : fc.constant(0), fc.nat({ max: maxLateness }))
-  return fc.array(choice, { maxLength: maxArmings, size: 'medium' }).map((plan) => withFastCheck(plan, clockOptions))
+/** A `timing-wheel/fake-timers` clock following a plan, with what it did. */
+export interface ExploringClock extends Clock {
+  readonly runtime: Runtime
+  readonly plan: Plan
+  /** Every timer that ran, in order, with when and why. */
+  readonly runs: () => readonly Ran[]
+  /** The departures from FIFO on time so far, in words, each with the rule that allowed it. */
+  readonly departures: () => readonly string[]
+  /** Installs this clock on the global, as `timing-wheel/fake-timers`' `install` does (its `now` and `loopLimit` are the clock's). */
+  readonly install: (config?: Omit<InstallConfig, 'now' | 'loopLimit'>) => ExploringClock
 }
+
+/** The default start: fixed, so runs repeat, and realistic, so that it is not a zero timestamp. */
+export const defaultNow = Date.UTC(2026, 2, 14, 15, 9, 26, 535)
 
 const bad = (message: string): never => {
   throw new TimingWheelError('InvalidArgument', `clockArb: ${message}`)
 }
 
-/** A clock fast-check clones for every run (it has state) and prints with its departures. */
-const withFastCheck = (plan: readonly Choice[], options: ExploringClockOptions): ExploringClock => {
+const isCount = (n: unknown, max: number): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max
+
+const checkOptions = (options: ClockArbOptions): Required<Omit<ClockArbOptions, 'plan'>> & { plan: Plan | undefined } => {
+  if (typeof options !== 'object' || options === null) bad(`options ${show(options)} is not an object`)
+  const { runtime = 'node', maxStall = 20, now = defaultNow, loopLimit = 1000, where = true, plan } = options
+  if (runtime !== 'node' && runtime !== 'browser') bad(`runtime ${show(runtime)} is not 'node' or 'browser'`)
+  if (!isCount(maxStall, maxTimeout)) bad(`maxStall ${show(maxStall)} is not an integer in [0, ${maxTimeout}]`)
+  if (!isCount(loopLimit, 1e9) || loopLimit < 1) bad(`loopLimit ${show(loopLimit)} is not an integer in [1, 1e9]`)
+  if (typeof where !== 'boolean') bad(`where ${show(where)} is not a boolean`)
+  const start = now instanceof Date ? now.getTime() : now
+  if (typeof start !== 'number' || !Number.isFinite(start) || Math.abs(start) > 8.64e15) bad(`now ${show(now)} is not a time: ms since the epoch within ±8.64e15, or a valid Date`)
+  if (plan !== undefined) {
+    const ok =
+      typeof plan === 'object' && plan !== null && Array.isArray(plan.stalls) && Array.isArray(plan.picks) &&
+      plan.stalls.every((s) => isCount(s, maxTimeout)) && plan.picks.every((p) => isCount(p, 1e6))
+    if (!ok) bad(`plan ${show(plan)} is not { stalls: integers in [0, ${maxTimeout}], picks: integers in [0, 1e6] }`)
+  }
+  return { runtime, maxStall, now, loopLimit, where, plan }
+}
+
+let host: Host | undefined
+/** The process's global, read once, when first needed: its originals are what `install` restores. */
+const hostOf = (): Host => (host ??= readHost(globalThis as unknown as GlobalObject))
+
+/** A chooser reading a plan; past its end every choice is FIFO's. */
+const planChooser = (plan: Plan): Chooser => {
+  let s = 0
+  let p = 0
+  return {
+    stall: (first, last) => Math.min(last, first + (plan.stalls[s++] ?? 0)),
+    pick: () => plan.picks[p++] ?? 0,
+  }
+}
+
+/**
+ * A fresh exploring clock following `plan`, for `chooser` (default: the plan's).
+ * Fresh clocks with the same plan and options make the same choices.
+ *
+ * @example
+ * const clock = createExploringClock({ stalls: [30], picks: [] })
+ * clock.setTimeout(() => console.log(clock.now), 100)
+ * clock.tick(200) // logs the start + 130: the loop stalled 30 ms
+ */
+export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, chooser?: Chooser): ExploringClock => {
+  const o = checkOptions({ ...options, plan })
+  let exploring: Exploring | undefined
+  const clock = createClock(hostOf(), o.now, o.loopLimit, (core) => {
+    exploring = createExploring(core, o.runtime, o.maxStall, chooser ?? planChooser(plan), o.where)
+    return exploring.hooks
+  }) as Clock & Record<string, unknown>
+  const runs = (): readonly Ran[] => exploring!.runs
+  Object.assign(clock, {
+    runtime: o.runtime,
+    plan,
+    runs,
+    departures: () => departures(runs()),
+    install: (config: InstallConfig = {}) => {
+      if ('now' in config || 'loopLimit' in config) bad('install: an exploring clock keeps the now and loopLimit it was made with')
+      installOnHost(hostOf(), config, 0, () => clock)
+      return clock
+    },
+  })
+  return clock as unknown as ExploringClock
+}
+
+/** Prints a clock as its plan and the departures of the last run of any of its copies. */
+const describePlan = (options: ClockArbOptions, plan: Plan, last: ExploringClock | undefined): string => {
+  const lines = last === undefined ? [] : last.departures()
+  const head = `clockArb(${JSON.stringify({ runtime: options.runtime ?? 'node', maxStall: options.maxStall ?? 20, plan })})`
+  return lines.length === 0 ? `${head}: no departure from FIFO on time` : `${head}:\n${lines.map((l) => `  - ${l}`).join('\n')}`
+}
+
+/** A value fast-check clones for every run (a clock has state) and prints with its departures. */
+const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }): ExploringClock => {
   const clock = createExploringClock(plan, options)
+  shared.last = clock
+  const print = (): string => describePlan(options, plan, shared.last)
   return Object.defineProperties(clock, {
-    [fc.cloneMethod]: { value: () => withFastCheck(plan, options) },
-    [fc.toStringMethod]: { value: () => describeClock(clock) },
-    toString: { value: () => describeClock(clock) },
+    [fc.cloneMethod]: { value: () => valueOf(plan, options, shared) },
+    [fc.toStringMethod]: { value: print },
+    toString: { value: print },
   })
 }
 
-const describeClock = (clock: ExploringClock): string => {
-  const departures = clock.describe()
-  // The plan up to its last departure: what follows runs FIFO and on time.
-  let end = clock.plan.length
-  while (end > 0 && clock.plan[end - 1]![0] === 0 && clock.plan[end - 1]![1] === 0) end--
-  const plan = JSON.stringify(clock.plan.slice(0, end))
-  return departures.length === 0
-    ? `clockArb(no departure from FIFO; plan ${plan})`
-    : `clockArb(${departures.join('; ')}; plan ${plan})`
+/**
+ * Clocks that explore what `options.runtime` permits: the `timing-wheel/fake-timers` clock
+ * (`Date`, `Intl`, microtasks, the async moves, `performance`) with an exploring schedule.
+ * Use {@link withClock} to run a property body with the clock installed.
+ *
+ * @example
+ * fc.assert(fc.property(clockArb({ maxStall: 50 }), withClock((clock) => {
+ *   const seen: string[] = []
+ *   setTimeout(() => seen.push('save'), 100)
+ *   setTimeout(() => seen.push('close'), 100)
+ *   clock.tick(200)
+ *   return seen.join() === 'save,close' // one list, arming order: true on Node
+ * })))
+ */
+export const clockArb = (options: ClockArbOptions = {}): fc.Arbitrary<ExploringClock> => {
+  const o = checkOptions(options)
+  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined })
+  if (o.plan !== undefined) return fc.constant(o.plan).map(make)
+  const stall = o.maxStall === 0 ? fc.constant(0) : fc.oneof(fc.constant(0), fc.integer({ min: 1, max: o.maxStall }))
+  return fc
+    .record({ stalls: fc.array(stall, { maxLength: 200 }), picks: fc.array(fc.nat({ max: 5 }), { maxLength: 200 }) })
+    .map(make)
 }
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> =>
+  (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function'
+
+/**
+ * A property body run with its clock installed on the global (as `install` does: timers,
+ * `Date`, `performance`, `nextTick`, `queueMicrotask`, Node's `timers`), uninstalled after,
+ * also when it throws; an async body is uninstalled when its promise settles. For
+ * `fc.property` and `fc.asyncProperty` alike.
+ *
+ * @example
+ * fc.assert(fc.asyncProperty(clockArb(), withClock(async (clock) => {
+ *   const done = new Promise((resolve) => setTimeout(resolve, 10))
+ *   await clock.tickAsync(100)
+ *   await done
+ * })))
+ */
+export const withClock =
+  <A extends unknown[], R>(body: (clock: ExploringClock, ...rest: A) => R, config?: Omit<InstallConfig, 'now' | 'loopLimit'>) =>
+  (clock: ExploringClock, ...rest: A): R => {
+    clock.install(config)
+    let result: R
+    try {
+      result = body(clock, ...rest)
+    } catch (e) {
+      clock.uninstall()
+      throw e
+    }
+    if (!isThenable(result)) {
+      clock.uninstall()
+      return result
+    }
+    return Promise.resolve(result).finally(() => clock.uninstall()) as R
+  }

@@ -1,0 +1,334 @@
+/**
+ * An exploring schedule: hooks (`lib/sim/hooks.ts`) that steer a `timing-wheel/fake-timers`
+ * clock through one schedule a runtime allows (`runtime-model.ts`), chosen by a
+ * {@link Chooser}: how long the loop stalls before each batch, and each free order.
+ *
+ * Representation.
+ *
+ * - Every arming gets an {@link Armed} record: the model's {@link Arming} (arming number,
+ *   list key, armed at, due at, nesting level), the timer, and the stack that armed it.
+ *   `current` maps each timer to its live arming; an arming is stale once its timer is
+ *   cleared, fired or armed again.
+ * - `queue`, one of this project's priority queues, holds the armings by due time, as
+ *   Node's `timerListQueue` holds lists by expiry; stale ones are dropped when they reach
+ *   the front. Members of a batch are sorted by arming number within their list.
+ * - `tails` keeps each list's armings, the last live one last: a new arming of a list is
+ *   never due before it (a list runs in arming order, also behind immediates moved after a
+ *   batch). An interval re-armed by the clock before its callback joins its list after
+ *   the callback, as Node re-inserts it in `listOnTimeout`'s `finally`.
+ * - `batchAt` is the time of the batch being run. When the clock is about to choose a
+ *   timer and the first pending one is due after `batchAt`, a batch starts: the chooser
+ *   names the stall, every timer due by then is taken out of the clock's schedule and put
+ *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
+ *   then fires them as it fires anything, and an interval re-arms from when it ran.
+ *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
+ * - `runs` keeps every timer that ran, for the departures and for tests.
+ *
+ * Invariants: a pending timer's `due` is never before the due time it was armed with; a
+ * batch's members are all due at its time (immediates put after it, at its time + 1);
+ * within a list, due times follow arming order.
+ *
+ * Cost: an arming costs a queue add and, unless `where` is false, a captured stack (most of
+ * it); a batch costs its members; a batch of one on-time timer costs a queue look.
+ *
+ * Differences from the fake-timers clock with the empty plan: a timer armed by an
+ * interval's callback with the interval's own period runs before the interval's next tick
+ * when both are due together (Node re-arms after the callback; fake-timers before it).
+ *
+ * @module
+ */
+import * as PQ from '../priority-queue/priority-queue.js'
+import * as Schedule from '../sim/schedule.js'
+import type { ScheduleHooks } from '../sim/hooks.js'
+import type { Timer } from '../sim/timer.js'
+import type { State } from '../sim/virtual-clock.js'
+import { type Arming, type Picker, type Runtime, clampedTimeout, orderBatch, rules } from './runtime-model.js'
+
+/** Where the freedom comes from: the plan of a `clockArb` value, or the exhaustive search. */
+export interface Chooser extends Picker {
+  /**
+   * The time the batch runs at, in `[first, last]`, `first` being the first due time;
+   * `dues` are the due times of the other pending timers in `(first, last]`, ascending.
+   */
+  readonly stall: (first: number, last: number, dues: readonly number[]) => number
+}
+
+/** One arming with what it took to describe it. */
+export interface Armed {
+  readonly arming: Arming
+  readonly timer: Timer
+  /** Where it was armed (a captured stack), unless the schedule keeps none. */
+  readonly stack: Error | undefined
+  /** The delay as the program passed it (after coercion), for the words. */
+  readonly delay: number | undefined
+}
+
+/** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
+export interface Ran {
+  readonly armed: Armed
+  readonly at: number
+  readonly why: string | undefined
+}
+
+/** The state of one exploring schedule; the clock's hooks are `hooks`. */
+export interface Exploring {
+  readonly runtime: Runtime
+  readonly runs: Ran[]
+  readonly hooks: ScheduleHooks
+}
+
+/** Node's and browsers' `setTimeout` keep delays of at least 1 ms; fake-timers' 0 at rest runs now. */
+const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number): number => {
+  if (timer.kind === 'Immediate') return -1
+  if (timer.kind === 'AnimationFrame') return -2
+  return runtime === 'browser' ? clampedTimeout(offset, level) : offset
+}
+
+/**
+ * The hooks of an exploring schedule on the clock whose state is `core`, following
+ * `runtime`'s rules with stalls of at most `maxStall` ms, choices from `chooser`.
+ */
+export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser, where = true): Exploring => {
+  // The armings by due time, stale ones dropped when they surface: a timer cleared, fired
+  // or re-armed is no longer its arming's. Equal due times come out in any order; a
+  // batch sorts its members by arming order.
+  const queue = PQ.create<Armed>()
+  /** Each list's armings, the last live one last: a new one may not overtake it. */
+  const tails = new Map<number, Armed[]>()
+  // A Map, not a WeakMap (twice as fast here): a timer that ran once leaves it as it runs.
+  const current = new Map<Timer, Armed>()
+  const why = new WeakMap<Armed, string | undefined>()
+  const runs: Ran[] = []
+  let seq = 0
+  let batchAt = -Infinity
+  let firingLevel = 0
+  /** An interval re-armed by the clock before its callback, which Node re-inserts after it. */
+  let rearmed: Armed | undefined
+  let firingTimer: Timer | undefined
+  let seqAtFiring = 0
+
+  // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
+  const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
+
+  // Keys are due times, raised to the queue's minimum allowed key only for the odd timer
+  // due in the past (a negative interval); the minimum follows the clock, so the wheel
+  // keeps its keys near the front (without it, every look at the least key grows slow).
+  const keyOf = (a: Armed): number => Math.max(a.timer.due, PQ.minAllowedKey(queue))
+  const enqueue = (a: Armed): void => {
+    PQ.add(queue, keyOf(a), a)
+  }
+  const nothing = (): void => {}
+
+  const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
+    if (!inCallback) callbackDone()
+    const level = inCallback ? firingLevel : 0
+    let offset = timer.due - armedAt
+    if (runtime === 'browser' && timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame' && clampedTimeout(offset, level) !== offset) {
+      offset = clampedTimeout(offset, level)
+      timer.due = armedAt + offset
+    }
+    // The frames from the clock's entry up to the caller's line, and a few more: a stack is
+    // most of what an arming costs, and it grows with the frames kept.
+    let stack: Error | undefined
+    if (where) {
+      stack = {} as Error
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 8
+      Error.captureStackTrace(stack, armed)
+      Error.stackTraceLimit = limit
+    }
+    const rearm = inCallback && timer === firingTimer && timer.kind === 'Interval'
+    const a: Armed = {
+      arming: { seq: rearm ? -1 : seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
+      timer,
+      stack,
+      delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
+    }
+    current.set(timer, a)
+    if (rearm) rearmed = a
+    else join(a, true)
+  }
+
+  /** `a` joins its list; `filing`: it is not in the clock's schedule yet, so its due time may still move. */
+  const join = (a: Armed, filing: boolean): void => {
+    // A list runs in arming order: behind immediates put after a batch, a new one waits too.
+    let list = tails.get(a.arming.list)
+    if (list === undefined) tails.set(a.arming.list, (list = []))
+    while (list.length > 0 && !live(list[list.length - 1]!)) list.pop()
+    const tail = list[list.length - 1]
+    if (filing && tail !== undefined && tail.timer.due > a.timer.due) a.timer.due = tail.timer.due
+    list.push(a)
+    // Armings that ran stay below a live tail: dropped whenever the length doubles.
+    if (list.length >= 64 && (list.length & (list.length - 1)) === 0) tails.set(a.arming.list, list.filter(live))
+    enqueue(a)
+  }
+
+  /** The callback that ran last has returned: its interval joins its list now, after what the callback armed. */
+  const callbackDone = (): void => {
+    firingTimer = undefined
+    if (rearmed === undefined) return
+    const a = rearmed
+    rearmed = undefined
+    if (current.get(a.timer) !== a) return
+    // Timers the callback armed go before it, in the clock's order too.
+    if (seq !== seqAtFiring && a.timer.place !== undefined) {
+      Schedule.remove(core.schedule, a.timer)
+      a.timer.order = core.nextOrder++
+      Schedule.add(core.schedule, a.timer)
+    }
+    ;(a.arming as { seq: number }).seq = seq++
+    join(a, false)
+  }
+
+  const firing = (timer: Timer, at: number): void => {
+    callbackDone()
+    firingTimer = timer
+    seqAtFiring = seq
+    const a = current.get(timer)
+    if (a === undefined) return
+    firingLevel = a.arming.nesting
+    runs.push({ armed: a, at, why: why.get(a) })
+    if (timer.kind !== 'Interval') current.delete(timer)
+  }
+
+  /** The first live arming in the queue, with stale ones dropped and moved ones (a `jump`) refiled. */
+  const firstLive = (): Armed | undefined => {
+    while (!PQ.isEmpty(queue)) {
+      const elt = PQ.minEltExn(queue)
+      const a = PQ.eltValue(queue, elt)
+      const key = PQ.eltKey(queue, elt)
+      if (live(a) && key === keyOf(a)) {
+        // Nothing is due before the first live arming, nor will be armed before the clock's now.
+        const to = Math.min(key, core.elapsed)
+        if (to > PQ.minAllowedKey(queue)) PQ.increaseMinAllowedKey(queue, to, nothing)
+        return a
+      }
+      PQ.remove(queue, elt)
+      if (live(a)) enqueue(a)
+    }
+    return undefined
+  }
+
+  /** Takes the live armings due by `by` out of the queue, by due time. */
+  const takeDueBy = (by: number): Armed[] => {
+    const out: Armed[] = []
+    while (firstLive() !== undefined && PQ.minKeyExn(queue) <= by) {
+      const elt = PQ.minEltExn(queue)
+      out.push(PQ.eltValue(queue, elt))
+      PQ.remove(queue, elt)
+    }
+    return out
+  }
+
+  const fifo = (x: Armed, y: Armed): boolean => {
+    const a = x.timer
+    const b = y.timer
+    if (a.due !== b.due) return a.due < b.due
+    if ((a.kind === 'Immediate') !== (b.kind === 'Immediate')) return a.kind === 'Immediate'
+    return a.order < b.order
+  }
+
+  /** Per list, in arming order. */
+  const listsOf = (members: readonly Armed[]): Armed[][] => {
+    const byList = new Map<number, Armed[]>()
+    for (const a of members) {
+      const l = byList.get(a.arming.list)
+      if (l === undefined) byList.set(a.arming.list, [a])
+      else l.push(a)
+    }
+    const lists = [...byList.values()]
+    for (const l of lists) if (l.length > 1) l.sort((x, y) => x.arming.seq - y.arming.seq)
+    return lists
+  }
+
+  const choosing = (low: number, high: number): void => {
+    callbackDone()
+    const head = firstLive()
+    if (head === undefined) return
+    const first = head.timer.due
+    if (first <= batchAt || first > high || first < low) return
+    const last = Math.min(high, first + maxStall)
+    const window = takeDueBy(last)
+    let at = first
+    if (last > first) {
+      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > first))]
+      at = Math.max(first, Math.min(last, chooser.stall(first, last, dues)))
+    }
+    if (window.length === 1 && at === first) {
+      // One timer due, on time: nothing to choose, nothing to move.
+      batchAt = at
+      why.delete(window[0]!)
+      enqueue(window[0]!)
+      return
+    }
+    const members = window.filter((a) => a.timer.due <= at)
+    const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
+    batchAt = placed.some((p) => p.deferred) ? at + 1 : at
+    // FIFO and on time: the clock's own order already, nothing to move.
+    const flat = [...members].sort((x, y) => (fifo(x, y) ? -1 : 1))
+    const unchanged = at === first && placed.every((p, i) => p.item === flat[i] && !p.deferred)
+    const fifoIndex = new Map(flat.map((a, i) => [a, i]))
+    placed.forEach((p, i) => {
+      const a = p.item
+      why.set(a, at > a.arming.due ? rules.stall(runtime, at - first) : fifoIndex.get(a)! > i ? p.why : undefined)
+      if (unchanged) return
+      Schedule.remove(core.schedule, a.timer)
+      a.timer.due = p.deferred ? at + 1 : at
+      a.timer.order = core.nextOrder++
+      Schedule.add(core.schedule, a.timer)
+    })
+    for (const a of window) enqueue(a)
+  }
+
+  return { runtime, runs, hooks: { armed, choosing, firing } }
+}
+
+// Words.
+
+const libraryFrame = /[/\\](lib[/\\](sim|fake-timers|testing)|dist[/\\](lib|cjs))[/\\]|node:internal|node_modules[/\\](fast-check|vitest|@vitest|tinypool)[/\\]/
+
+const cwd = `${(globalThis as { process?: { cwd?: () => string } }).process?.cwd?.() ?? ''}/`
+
+/** The first frame of `stack` outside this package's clocks: the line that armed the timer. */
+export const armedWhere = (stack: Error | undefined): string => {
+  if (stack === undefined) return 'a line not kept (where: false)'
+  const frames = (stack.stack ?? '').split('\n').slice(1).map((l) => l.trim().replace(/^at /, ''))
+  const frame = frames.find((f) => !libraryFrame.test(f)) ?? frames[0] ?? 'unknown'
+  return frame.replace(/file:\/\/|\(file:\/\//g, (m) => (m.startsWith('(') ? '(' : '')).replace(cwd, '')
+}
+
+const nameOf = (a: Armed): string => {
+  switch (a.arming.kind) {
+    case 'Immediate':
+      return 'setImmediate'
+    case 'AnimationFrame':
+      return 'requestAnimationFrame'
+    default:
+      return `set${a.arming.kind}(…, ${a.delay ?? 0})`
+  }
+}
+
+/** One timer in words: kind and duration, armed at, due at, ran at, the line that armed it. */
+export const timerWords = (r: Ran): string =>
+  `${nameOf(r.armed)} armed at ${r.armed.arming.armedAt} ms by ${armedWhere(r.armed.stack)}, due at ${r.armed.arming.due} ms, ran at ${r.at} ms`
+
+/**
+ * The departures from FIFO on time in `runs`, in words, each with the rule that allowed
+ * it: every timer that ran late, and every timer that ran before one FIFO runs first.
+ * At most `limit` lines, then a count of the rest.
+ */
+export const departures = (runs: readonly Ran[], limit = 12): string[] => {
+  const out: string[] = []
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i]!
+    const late = r.at - r.armed.arming.due
+    // FIFO would have run a timer pending with r first: armed before r ran and due earlier (or tied, first in order).
+    const overtaken = runs.slice(i + 1).filter((s) => s.armed.arming.armedAt <= r.at && s.armed.arming.due < r.armed.arming.due)
+    if (late === 0 && overtaken.length === 0 && r.why === undefined) continue
+    const parts = [timerWords(r)]
+    if (late > 0) parts.push(`${late} ms late`)
+    for (const s of overtaken.slice(0, 2)) parts.push(`before ${nameOf(s.armed)} armed at ${s.armed.arming.armedAt} ms, due at ${s.armed.arming.due} ms`)
+    out.push(`${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
+  }
+  return out.length > limit ? [...out.slice(0, limit), `… and ${out.length - limit} more`] : out
+}

@@ -1,0 +1,171 @@
+/**
+ * What a real event loop may do with timers, and nothing else: the rules the exploring
+ * schedule (`exploring-schedule.ts`) draws its freedom from. Each rule names its source.
+ *
+ * Lateness is a stall of the event loop, never one timer late alone and never early:
+ * when the loop comes back from a stall at time `B`, every timer due by `B` has come due
+ * together and runs in the runtime's own order. Callbacks take no virtual time, so a
+ * timer armed while a batch runs is due after `B` and waits for a later batch.
+ *
+ * Node (`'node'`), from `lib/internal/timers.js` and `lib/timers.js` (nodejs/node, v20):
+ *
+ * - One list per duration. `insert(item, msecs, start)` appends a timer to
+ *   `timerListMap[msecs]`, so timers of one duration run in arming order; `setTimeout`'s
+ *   `Timeout` constructor makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, and an interval's
+ *   re-arm (`listOnTimeout`, its `finally`) inserts into the list of its `_repeat`.
+ * - Lists by their heads' expiry: `processTimers(now)` takes the list at the top of
+ *   `timerListQueue`, whose comparator `compareTimersLists` orders by `expiry` (the head's
+ *   due time) and breaks ties by `list.id`, a counter bumped whenever a list is re-keyed,
+ *   which depends on real timing: lists due together run in either order.
+ * - A due list runs whole: `listOnTimeout(list, now)` runs the list's timers until one is
+ *   not due by `now`, before the next list. So after a stall a timer due at 160 can run
+ *   before one due at 150 when their durations differ.
+ * - `setImmediate` against timers due together (armed outside an I/O callback) can go
+ *   either way: `processImmediate` runs in the check phase, `processTimers` in the timers
+ *   phase, and which one the loop reaches first depends on where it was when they came
+ *   due (Node's "setImmediate() vs setTimeout()" guide). Immediates run as one queue.
+ * - An interval re-arms from the start of its callback: `listOnTimeout` reads
+ *   `start = getLibuvNow()` before calling `_onTimeout` and re-inserts with it.
+ *
+ * Browsers (`'browser'`), from the HTML standard, section 8.6 Timers:
+ *
+ * - "Run steps after a timeout", step 4.2: a timer waits until every timer that started
+ *   before it with an equal or smaller timeout has completed. Nothing else orders timers
+ *   due together: any order that keeps that rule is possible.
+ * - The timer initialization steps' nesting rule: "If nesting level is greater than 5, and
+ *   timeout is less than 4, then set timeout to 4"; a timer armed from a timer's callback
+ *   has its nesting level plus one, an interval's every re-arm one more.
+ * - Step 4.3 ("Optionally, wait a further implementation-defined length of time") lets a
+ *   browser delay one timer alone; the model keeps to stalls (fewer schedules, never a
+ *   schedule a browser cannot produce).
+ *
+ * The FIFO, on-time schedule (no stall, every tie in arming order, immediates first) is
+ * allowed by both models and is exactly the `timing-wheel/fake-timers` clock's order.
+ *
+ * @module
+ */
+
+/** The runtime whose rules a schedule follows. */
+export type Runtime = 'node' | 'browser'
+
+/** One arming of a timer as the models see it. */
+export interface Arming {
+  /** Arming number, counting from 0 over the clock's life: the order armed. */
+  readonly seq: number
+  readonly kind: 'Timeout' | 'Interval' | 'Immediate' | 'AnimationFrame'
+  /** The list it joins: its duration in ms (Node), its timeout (browsers); -1 for immediates, -2 for frames. */
+  readonly list: number
+  /** Elapsed ms when armed. */
+  readonly armedAt: number
+  /** Elapsed ms it was due at when armed. */
+  readonly due: number
+  /** Browser timer nesting level (0 outside timer callbacks). */
+  readonly nesting: number
+}
+
+/** Why a timer ran where it ran: a rule of the model, in words, with its source. */
+export const rules = {
+  stall: (runtime: Runtime, ms: number): string =>
+    runtime === 'node'
+      ? `the event loop stalled ${ms} ms, then ran every list due (Node lib/internal/timers.js: processTimers runs each list whose expiry has passed)`
+      : `the event loop stalled ${ms} ms, then ran every timer due (HTML 8.6, run steps after a timeout, step 4.1 waits at least the timeout)`,
+  wholeList: 'a due list runs whole before the next list, lists by their head\'s expiry (Node lib/internal/timers.js: listOnTimeout, compareTimersLists)',
+  tie: 'lists due together run in either order (Node lib/internal/timers.js: compareTimersLists breaks ties by list id, which depends on real timing)',
+  immediates: 'setImmediate and timers due together run either way outside I/O (Node lib/internal/timers.js: processImmediate runs in the check phase, processTimers in the timers phase)',
+  waits: 'a timer waits only for earlier timers with an equal or smaller timeout (HTML 8.6, run steps after a timeout, step 4.2)',
+  nesting: 'nested more than 5 levels, a timeout under 4 ms is 4 ms (HTML 8.6, timer initialization steps, the nesting-level step)',
+} as const
+
+/**
+ * The browser's timeout for a timer armed with `offset` ms at nesting level `level` of
+ * the task arming it: the nesting clamp.
+ *
+ * @example
+ * clampedTimeout(0, 6) // 4
+ */
+export const clampedTimeout = (offset: number, level: number): number => (level > 5 && offset < 4 ? 4 : offset)
+
+/** What the model chooses with: `pick(n)` one of `n >= 2` options, 0 being FIFO's. */
+export interface Picker {
+  readonly pick: (n: number, why: 'tie' | 'immediates' | 'waits') => number
+}
+
+/** A batch member placed by {@link orderBatch}: where it runs and why it may run there. */
+export interface Placed<T> {
+  readonly item: T
+  /** Whether it runs 1 ms after the batch (immediates after the timers, Node). */
+  readonly deferred: boolean
+  /** The rule that let it run before a timer FIFO runs first, if one did. */
+  readonly why: string | undefined
+}
+
+/**
+ * Orders one batch: `lists` holds, per list, the members due by the batch's time in
+ * arming order, with the list's key and FIFO's rank of each member (`fifo(a, b)`: whether
+ * FIFO runs `a` first). `canDefer` says whether immediates may go 1 ms after the timers.
+ * With every pick 0 the result is FIFO's order.
+ */
+export const orderBatch = <T extends { readonly arming: Arming }>(
+  runtime: Runtime,
+  lists: ReadonlyArray<readonly T[]>,
+  fifo: (a: T, b: T) => boolean,
+  picker: Picker,
+  canDefer: boolean,
+): Placed<T>[] => (runtime === 'node' ? orderNode(lists, fifo, picker, canDefer) : orderBrowser(lists, fifo, picker))
+
+const orderNode = <T extends { readonly arming: Arming }>(
+  lists: ReadonlyArray<readonly T[]>,
+  fifo: (a: T, b: T) => boolean,
+  picker: Picker,
+  canDefer: boolean,
+): Placed<T>[] => {
+  const immediates = lists.find((l) => l[0]!.arming.list === -1) ?? []
+  const timers = lists.filter((l) => l[0]!.arming.list !== -1).sort((a, b) => (fifo(a[0]!, b[0]!) ? -1 : 1))
+  const ordered: { list: readonly T[]; why: string | undefined }[] = []
+  for (let i = 0; i < timers.length; ) {
+    let j = i + 1
+    while (j < timers.length && timers[j]![0]!.arming.due === timers[i]![0]!.arming.due) j++
+    const group = timers.slice(i, j)
+    while (group.length > 0) {
+      const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
+      ordered.push({ list: group[k]!, why: k === 0 ? undefined : rules.tie })
+      group.splice(k, 1)
+    }
+    i = j
+  }
+  const out: Placed<T>[] = []
+  const deferImmediates = immediates.length > 0 && timers.length > 0 && canDefer && picker.pick(2, 'immediates') % 2 === 1
+  const placeImmediates = (deferred: boolean): void => {
+    for (const item of immediates) out.push({ item, deferred, why: rules.immediates })
+  }
+  if (!deferImmediates) placeImmediates(false)
+  for (const { list, why } of ordered) {
+    for (const item of list) out.push({ item, deferred: false, why: deferImmediates ? rules.immediates : (why ?? rules.wholeList) })
+  }
+  if (deferImmediates) placeImmediates(true)
+  return out
+}
+
+const orderBrowser = <T extends { readonly arming: Arming }>(
+  lists: ReadonlyArray<readonly T[]>,
+  fifo: (a: T, b: T) => boolean,
+  picker: Picker,
+): Placed<T>[] => {
+  const heads = lists.map((l) => ({ list: l, at: 0 }))
+  const out: Placed<T>[] = []
+  for (;;) {
+    const live = heads.filter((h) => h.at < h.list.length)
+    if (live.length === 0) return out
+    // Ready: no earlier-armed member left with an equal or smaller timeout (step 4.2);
+    // immediates and frames are not timers of the rule and wait for nothing.
+    const ready = live.filter((h) => {
+      const a = h.list[h.at]!.arming
+      return a.list < 0 || !live.some((o) => o !== h && o.list[o.at]!.arming.list >= 0 && o.list[o.at]!.arming.list <= a.list && o.list[o.at]!.arming.seq < a.seq)
+    })
+    ready.sort((x, y) => (fifo(x.list[x.at]!, y.list[y.at]!) ? -1 : 1))
+    const k = ready.length > 1 ? picker.pick(ready.length, 'waits') % ready.length : 0
+    const h = ready[k]!
+    out.push({ item: h.list[h.at]!, deferred: false, why: rules.waits })
+    h.at++
+  }
+}

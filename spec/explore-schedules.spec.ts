@@ -1,0 +1,97 @@
+/**
+ * `exploreSchedules`: it reaches every schedule the model allows for small programs
+ * (against a brute-force enumeration of plans: every stall length, every choice), each
+ * once; its bound means what it says; a failure comes back replayable; async bodies.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type ExploringClock, clockArb, createExploringClock, exploreSchedules, withClock } from '../lib/testing/index.js'
+import { expectCode } from './support/expect-error.js'
+
+/** A small program: its timers' run order and times, as one string per schedule. */
+const program = (clock: ExploringClock, runs: string[]): void => {
+  const log: string[] = []
+  const t = (label: string, ms: number, then?: () => void) => setTimeout(() => {
+    log.push(`${label}@${clock.performance!.now()}`)
+    then?.()
+  }, ms)
+  t('a', 10)
+  t('b', 12, () => t('b2', 1))
+  t('c', 10)
+  setImmediate(() => log.push(`imm@${clock.performance!.now()}`))
+  clock.tick(5)
+  t('d', 5) // due with a and c, in a list of its own: either way
+  t('e', 7) // due with b, likewise
+  clock.tick(30)
+  runs.push(log.join(' '))
+}
+
+describe('exploreSchedules', () => {
+  it('reaches every schedule a brute-force enumeration of plans reaches, each once, with far fewer runs', () => {
+    const cut: string[] = []
+    const bounded = exploreSchedules((clock) => program(clock, cut), { maxStall: 3, maxDepartures: 64 })
+    expect(bounded.complete).toBe(true)
+    expect(new Set(cut).size).toBe(cut.length)
+    expect(bounded.schedules).toBe(cut.length)
+    // Brute force, independent of the search: every plan of 4 stalls in [0, 3] and 3 binary
+    // picks (this program has no more choice points), each run on its own clock.
+    const every: string[] = []
+    for (let n = 0; n < 4 ** 4 * 2 ** 3; n++) {
+      const stalls = [0, 1, 2, 3].map((i) => Math.floor(n / 4 ** i) % 4)
+      const picks = [0, 1, 2].map((i) => Math.floor(n / (4 ** 4 * 2 ** i)) % 2)
+      withClock((clock: ExploringClock) => program(clock, every))(createExploringClock({ stalls, picks }, { maxStall: 3 }))
+    }
+    const order = (run: string) => run.replace(/@\d+/g, '')
+    // The cut loses no order, and each schedule it runs is one a plan runs.
+    expect(new Set(cut.map(order))).toEqual(new Set(every.map(order)))
+    expect(new Set(cut.map(order)).size).toBe(4)
+    expect(cut.every((run) => every.includes(run))).toBe(true)
+    expect(cut.length).toBeLessThan(new Set(every).size)
+  })
+
+  it('maxDepartures bounds the departures: 0 is the FIFO schedule alone', () => {
+    const runs: string[] = []
+    expect(exploreSchedules((clock) => program(clock, runs), { maxStall: 3, maxDepartures: 0 })).toEqual({ schedules: 1, complete: true })
+    const one = exploreSchedules((clock) => program(clock, []), { maxStall: 3, maxDepartures: 1 })
+    const two = exploreSchedules((clock) => program(clock, []), { maxStall: 3, maxDepartures: 2 })
+    expect(1 < one.schedules && one.schedules < two.schedules).toBe(true)
+    expect(exploreSchedules((clock) => program(clock, []), { maxStall: 3, maxSchedules: 3 })).toEqual({ schedules: 3, complete: false })
+  })
+
+  it('returns the first failing schedule, replayable as a clockArb value', () => {
+    const body = (clock: ExploringClock): boolean => {
+      const seen: string[] = []
+      setTimeout(() => seen.push('deadline'), 100)
+      clock.tick(50)
+      setTimeout(() => seen.push('retry'), 50)
+      clock.tick(100)
+      return seen[0] === 'deadline'
+    }
+    const result = exploreSchedules(body, { maxStall: 0 })
+    expect(result.schedules).toBe(2)
+    expect(result.failure!.plan).toEqual({ stalls: [], picks: [1] })
+    expect(result.failure!.departures).toEqual([expect.stringMatching(/^setTimeout\(…, 50\) armed at 50 ms .*due at 100 ms, ran at 100 ms: lists due together run in either order/)])
+    const details = fc.check(fc.property(clockArb({ maxStall: 0, plan: result.failure!.plan }), withClock(body)))
+    expect(details.failed).toBe(true)
+    expect(fc.stringify(details.counterexample![0])).toContain('lists due together run in either order')
+  })
+
+  it('explores async bodies', async () => {
+    const result = await exploreSchedules(async (clock) => {
+      const order: string[] = []
+      const wait = (ms: number, label: string) => new Promise<void>((resolve) => setTimeout(() => (order.push(label), resolve()), ms))
+      const both = Promise.all([wait(20, 'x'), wait(10, 'y').then(() => wait(10, 'z'))])
+      await clock.tickAsync(40)
+      await both
+      return order.join() !== 'y,z,x'
+    }, { maxStall: 0 })
+    expect(result.failure?.plan).toEqual({ stalls: [], picks: [1] })
+  })
+
+  it('refuses bad options, naming the value', () => {
+    expect(expectCode('InvalidArgument', () => exploreSchedules(() => true, { maxDepartures: -1 }))).toContain('-1')
+    expect(expectCode('InvalidArgument', () => exploreSchedules(() => true, { maxSchedules: 0 }))).toContain('0')
+    expect(expectCode('InvalidArgument', () => exploreSchedules(() => true, { maxStall: 2.5 }))).toContain('2.5')
+    expect(expectCode('InvalidArgument', () => exploreSchedules(42 as never))).toContain('42')
+  })
+})
