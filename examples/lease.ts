@@ -19,6 +19,7 @@
  */
 import fc from 'fast-check'
 import { type Host, Simulation as S, type SimulationT } from 'timing-wheel/simulation'
+import { positiveFlags } from './flags.js'
 
 const LEASE = 500
 const RENEW = 150
@@ -111,13 +112,7 @@ export const report = (runs: number, seed: number): string[] => {
   return lines
 }
 
-const flag = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`)
-  const value = i === -1 ? fallback : Number(process.argv[i + 1])
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} ${process.argv[i + 1]} is not valid: a positive integer`)
-  return value
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const line of report(flag('runs', 2000), flag('seed', 42))) console.log(line)
+  const { runs, seed } = positiveFlags({ runs: 2000, seed: 42 })
+  for (const line of report(runs, seed)) console.log(line)
 }

@@ -17,6 +17,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { Game, type TimerEvent } from 'timing-wheel/game'
 import { type Host, Simulation as S } from 'timing-wheel/simulation'
+import { positiveFlags } from './flags.js'
 
 const STEP = 1000 / 60
 const peers = ['A', 'B'] as const
@@ -181,15 +182,9 @@ export const play = (seed: number, seconds: number): Result => {
   }
 }
 
-const flag = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`)
-  const value = i === -1 ? fallback : Number(process.argv[i + 1])
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} ${process.argv[i + 1]} is not valid: a positive integer`)
-  return value
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = play(flag('seed', 7), flag('seconds', 20))
+  const { seed, seconds } = positiveFlags({ seed: 7, seconds: 20 })
+  const result = play(seed, seconds)
   for (const line of result.lines) console.log(line)
   if (!result.inSync) process.exitCode = 1
 }
