@@ -8,6 +8,7 @@
 import fc from 'fast-check'
 import { install } from '../lib/fake-timers/index.js'
 import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../lib/testing/index.js'
+import { median } from './runner.js'
 
 /** 20 timers: 10 timeouts of 4 durations, 5 of them re-armed by their callbacks, 2 intervals, 3 immediates. */
 const twentyTimers = (clock: { tick: (ms: number) => number }): boolean => {
@@ -27,7 +28,6 @@ const perSecond = (f: () => void, n: number): number => {
   f()
   return (n / (performance.now() - t0)) * 1000
 }
-const median = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1]!
 
 const explored: number[] = []
 const bare: number[] = []

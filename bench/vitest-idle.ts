@@ -14,6 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { median } from './runner.js'
 
 /** One configuration's figures over the rounds. */
 export interface VitestIdleResult {
@@ -45,11 +46,6 @@ it('idles', () => {
   expect(fired).toBe(0)
 })
 `
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
 
 /** Runs the row: `rounds` timed rounds of each configuration, after one warm-up of each. */
 export const runVitestIdle = async (opts: { timers: number; ticks: number; rounds: number; log: (line: string) => void }): Promise<VitestIdleResult> => {

@@ -34,7 +34,8 @@ export type TimerTickMode = 'manual' | 'nextTimerAsync' | 'interval'
 
 const RealDate = Date
 
-const isChildProcess = (): boolean => typeof process !== 'undefined' && Boolean(process.send)
+/** Vitest's `isChildProcess`: a forks-pool worker, where `nextTick` cannot be faked. */
+export const isChildProcess = (): boolean => typeof process !== 'undefined' && Boolean(process.send)
 
 // Cold error paths, worded as Vitest words them.
 
@@ -73,11 +74,6 @@ export class FakeTimers {
   constructor({ global, config }: { readonly global: object; readonly config?: FakeTimersConfig | undefined }) {
     this.userConfig = config
     this.fakeTimers = withGlobal(global)
-  }
-
-  /** The installed clock while time is faked; Vitest's `_clock`. */
-  get installedClock(): Clock | undefined {
-    return this.fakingTime ? this.clock : undefined
   }
 
   clearAllTimers(): void {

@@ -28,7 +28,7 @@
  */
 import { createRequire } from 'node:module'
 import { vi } from 'vitest'
-import { FakeTimers, type FakeTimersConfig } from './fake-timers.js'
+import { FakeTimers, type FakeTimersConfig, isChildProcess } from './fake-timers.js'
 
 /** The Vitest majors whose `FakeTimers` semantics this follows. */
 export const knownMajors: readonly number[] = [3, 4, 5]
@@ -72,7 +72,7 @@ export const moveTimers = (target: object, version: string): void => {
   if (!knownMajors.includes(Number(version.split('.')[0]))) unknownMajor(version)
   let made: FakeTimers | undefined
   const timers = (): FakeTimers => (made ??= new FakeTimers({ global: globalThis, config: workerConfig() }))
-  const isChild = typeof process !== 'undefined' && Boolean(process.send)
+  const isChild = isChildProcess()
 
   const methods: Record<string, (...args: never[]) => unknown> = {
     useFakeTimers(config?: FakeTimersConfig) {
