@@ -34,6 +34,9 @@ export const fakeableNames = [
 /** A name `install` can fake (fake-timers' `FakeMethod`). */
 export type FakeMethod = (typeof fakeableNames)[number]
 
+/** Which queue a faked job belongs to on Node: `nextTick`'s, or the microtask queue. */
+export type JobKind = 'tick' | 'microtask'
+
 /** A global object, read and written by name. */
 export type GlobalObject = Record<string, unknown>
 
@@ -52,6 +55,12 @@ export interface Host {
   readonly NativeIntl: typeof Intl | undefined
   /** Runs `f` after one real macrotask: `setImmediate` where there is one, else `setTimeout`. */
   readonly later: (f: () => void) => void
+  /**
+   * Queues `f` on the host's own queue of `kind`: Node's `nextTick` queue (where there is
+   * one) or the microtask queue, through the originals read with the host, so a faked job
+   * can take its real place among native ones (see `state.ts`).
+   */
+  readonly native: (kind: JobKind, f: () => void) => void
   readonly setInterval: ((f: () => void, ms: number) => unknown) | undefined
   readonly clearInterval: ((id: unknown) => void) | undefined
   /** Node's `util.promisify.custom`, where the global has a `process`. */
@@ -137,6 +146,14 @@ export const readHost = (global: GlobalObject): Host => {
   if (present.Intl) timers.Intl = NativeIntl
   if (present.Temporal) timers.Temporal = g['Temporal']
   if (present['AbortSignal.timeout']) timers['AbortSignal.timeout'] = (g['AbortSignal'] as { timeout: unknown }).timeout
+  const Promise_ = (g['Promise'] as PromiseConstructor | undefined) ?? Promise
+  // The originals, read now: `install` replaces them on the global.
+  const queueMicrotask = g['queueMicrotask']
+  const microtask = isFunction(queueMicrotask)
+    ? (f: () => void) => void Reflect.apply(queueMicrotask, g, [f])
+    : (f: () => void) => void Promise_.resolve().then(f)
+  const nextTick = process?.nextTick
+  const tick = isFunction(nextTick) ? (f: () => void) => void Reflect.apply(nextTick, process, [f]) : microtask
   const later = (g['setImmediate'] ?? g['setTimeout']) as ((f: () => void) => unknown) | undefined
   const setInterval = g['setInterval'] as ((f: () => void, ms: number) => unknown) | undefined
   const clearInterval = g['clearInterval'] as ((id: unknown) => void) | undefined
@@ -152,10 +169,11 @@ export const readHost = (global: GlobalObject): Host => {
       if (later === undefined) throw new TypeError('fake-timers: the global object has no setImmediate or setTimeout to yield with')
       later(f)
     },
+    native: (kind, f) => (kind === 'tick' ? tick(f) : microtask(f)),
     setInterval,
     clearInterval,
     promisifyCustom: process ? Symbol.for('nodejs.util.promisify.custom') : undefined,
-    Promise: (g['Promise'] as PromiseConstructor | undefined) ?? Promise,
+    Promise: Promise_,
     isProcessGlobal: g === (globalThis as unknown),
     warnOnce: (message) => {
       if (warned) return

@@ -33,13 +33,15 @@ export interface JobQueue {
 }
 
 /**
- * Queues `func(...args)`.
+ * Queues `func(...args)`; returns the job.
  *
  * @example
  * enqueue(clock, (x) => log(x), ['a'])
  */
-export const enqueue = (q: JobQueue, func: Job['func'], args: readonly unknown[]): void => {
-  q.jobs.push({ func, args, error: q.nearLimit ? new Error() : undefined })
+export const enqueue = (q: JobQueue, func: Job['func'], args: readonly unknown[]): Job => {
+  const job = { func, args, error: q.nearLimit ? new Error() : undefined }
+  q.jobs.push(job)
+  return job
 }
 
 /**

@@ -10,9 +10,18 @@
  * end of the search after each timer lags one timer behind; the first error is rethrown
  * at the end. Constant time per timer fired plus the schedule's search, except
  * `runToLast`, which finds the last timer by a pass over them all, as fake-timers does.
+ *
+ * Async moves go further than fake-timers, to run code as Node does: before time moves
+ * past a point they settle ({@link settleThen}): faked jobs run in native slots (see
+ * `state.ts`) or from the queue, real macrotasks let native promise continuations run,
+ * and this repeats until a macrotask finds no job queued, at most `loopLimit` rounds. A
+ * job queued from a native continuation therefore runs at the time it was queued, and
+ * when an async move returns nothing it started is pending. Sync moves cannot run native
+ * continuations and keep fake-timers' semantics.
  */
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
+import type { Timer } from '../sim/timer.js'
 import type { TickMode } from './clock.js'
 import {
   type State,
@@ -21,6 +30,7 @@ import {
   firstInRange,
   firstTimer,
   isPending,
+  jobLoopError,
   lastTimer,
   nearLimitAt,
   notFinite,
@@ -41,6 +51,8 @@ interface TickState {
   /** `elapsed` and `now` before the last step that may move the clock. */
   oldElapsed: number
   oldNow: number
+  /** Whether a job threw while settling: the queue keeps it, so settling again would loop. */
+  jobsFailed: boolean
 }
 
 /** How an async move ends. */
@@ -73,6 +85,63 @@ const keepFirst = (t: TickState, e: unknown): void => {
   if (!t.firstError) t.firstError = e
 }
 
+const keepJob =
+  (t: TickState) =>
+  (e: unknown): void => {
+    keepFirst(t, e)
+    t.jobsFailed = true
+  }
+
+/** The first error a job threw in a native slot, taken. */
+const takeSlotError = (f: State): unknown => {
+  const error = f.slotError?.error
+  f.slotError = undefined
+  return error
+}
+
+// Settling, for the async moves.
+
+/**
+ * Yields one real macrotask (native continuations and the jobs' native slots run then),
+ * runs the faked jobs still queued, and repeats until a macrotask leaves no job queued;
+ * then `k`. A job that throws ends the settling: `keep` gets the error (the queue keeps
+ * the job, as fake-timers' does). More than `loopLimit` rounds fail with the loop error.
+ */
+const settleThen = (f: State, k: () => void, keep: (e: unknown) => void, fail: (e: unknown) => void, rounds = 0): void => {
+  f.host.later(() => {
+    try {
+      f.slotRuns = 0
+      if (f.jobs.length === 0) {
+        k()
+        return
+      }
+      if (rounds >= f.core.loopLimit) throw jobLoopError(f)
+      try {
+        runJobs(f)
+      } catch (e) {
+        keep(e)
+        k()
+        return
+      }
+      settleThen(f, k, keep, fail, rounds + 1)
+    } catch (e) {
+      fail(e)
+    }
+  })
+}
+
+/** Runs the queued jobs and settles after them if there were any; else `k` at once. */
+const settleJobs = (f: State, k: () => void, keep: (e: unknown) => void, fail: (e: unknown) => void): void => {
+  if (f.jobs.length === 0) return k()
+  try {
+    runJobs(f)
+  } catch (e) {
+    keep(e)
+    return k()
+  }
+  settleThen(f, k, keep, fail)
+}
+
 /**
  * fake-timers' `doTick`. Sync, it returns `now`; async (`settle` given), it fires one
  * timer, yields a real macrotask, and goes on from there, settling at the end.
@@ -88,19 +157,28 @@ export const doTick = (f: State, value: unknown, settle?: Settle): number | unde
     firstError: undefined,
     oldElapsed: c.elapsed,
     oldNow: nowOf(f),
+    jobsFailed: false,
   }
   c.nanos = plan.nanosTotal
   c.duringTick = true
   mark(f, t)
+  if (settle !== undefined) {
+    const go = (): void => {
+      compensate(f, t, false)
+      runRange(f, t, settle)
+    }
+    settleJobs(f, go, keepJob(t), settle.reject)
+    return undefined
+  }
   runJobs(f)
   compensate(f, t, false)
   return runRange(f, t, settle)
 }
 
-/** Goes on with an async tick after the macrotask it yielded to. */
-const resume = (f: State, t: TickState, settle: Settle): void => {
+/** Goes on with an async tick after it settled. */
+const resume = (f: State, t: TickState, settle: Settle, afterTimer = true): void => {
   try {
-    compensate(f, t, true)
+    compensate(f, t, afterTimer)
     t.previous = t.tickFrom
     runRange(f, t, settle)
   } catch (e) {
@@ -126,7 +204,7 @@ const runRange = (f: State, t: TickState, settle: Settle | undefined): number | 
         keepFirst(t, e)
       }
       if (settle !== undefined) {
-        f.host.later(() => resume(f, t, settle))
+        settleThen(f, () => resume(f, t, settle), keepJob(t), settle.reject)
         return undefined
       }
       compensate(f, t, true)
@@ -135,6 +213,11 @@ const runRange = (f: State, t: TickState, settle: Settle | undefined): number | 
     t.previous = t.tickFrom
   }
   mark(f, t)
+  if (settle !== undefined && f.jobs.length !== 0 && !t.jobsFailed) {
+    // What the last jobs start may arm timers in range: settle, then look again.
+    settleJobs(f, () => resume(f, t, settle, false), keepJob(t), settle.reject)
+    return undefined
+  }
   runJobs(f)
   compensate(f, t, false)
   c.duringTick = false
@@ -154,6 +237,7 @@ const finishTick = (f: State, t: TickState, settle: Settle | undefined): number 
     c.elapsed = t.tickTo
     c.nanos = t.nanosTotal
   }
+  if (settle !== undefined && f.slotError !== undefined) keepFirst(t, takeSlotError(f))
   if (t.firstError) throw t.firstError
   if (settle === undefined) return nowOf(f)
   settle.resolve(nowOf(f))
@@ -220,6 +304,10 @@ const pauseAutoTick = <A>(f: State, promise: Promise<A>): Promise<A> => {
   })
 }
 
+/**
+ * Runs `body` after one real macrotask, as fake-timers' async moves start. While it runs
+ * jobs take native slots; when it ends, a job that threw in one is its error.
+ */
 const afterMacrotask = (
   f: State,
   body: (resolve: (now: number | PromiseLike<number>) => void, reject: (e: unknown) => void) => void,
@@ -228,59 +316,101 @@ const afterMacrotask = (
     f,
     new f.host.Promise<number>((resolve, reject) => {
       f.host.later(() => {
+        f.asyncMoves++
+        let ended = false
+        const end = (): boolean => {
+          if (ended) return false
+          ended = true
+          f.asyncMoves--
+          return true
+        }
+        const fail = (e: unknown): void => {
+          if (end()) reject(e)
+        }
+        const done = (now: number | PromiseLike<number>): void => {
+          if (!end()) return
+          if (f.slotError !== undefined) reject(takeSlotError(f))
+          else resolve(now)
+        }
         try {
-          body(resolve, reject)
+          body(done, fail)
         } catch (e) {
-          reject(e)
+          fail(e)
         }
       })
     }),
   )
 
-export const nextAsync = (f: State): Promise<number> =>
-  afterMacrotask(f, (resolve, reject) => {
-    const c = f.core
-    runJobs(f)
-    const timer = firstTimer(f)
-    if (timer === undefined) {
-      resolve(nowOf(f))
-      return
-    }
-    let error: unknown
-    c.duringTick = true
+const ignore = (): void => undefined
+
+/** The first timer fired, as `next` does, without the jobs after it: their slots run them. */
+const fireFirst = (f: State, timer: Timer): void => {
+  const c = f.core
+  c.duringTick = true
+  try {
     I.checkMove('next', c.elapsed, timer.due)
     c.elapsed = timer.due
-    try {
-      fire(f, timer)
-      runJobs(f)
-    } catch (e) {
-      error = e
-    }
+    fire(f, timer)
+  } finally {
     c.duringTick = false
-    f.host.later(() => (error ? reject(error) : resolve(nowOf(f))))
+  }
+}
+
+export const nextAsync = (f: State): Promise<number> =>
+  afterMacrotask(f, (resolve, reject) => {
+    let error: unknown
+    const keep = (e: unknown): void => {
+      error ??= e
+    }
+    settleJobs(
+      f,
+      () => {
+        if (error !== undefined) return reject(error)
+        const timer = firstTimer(f)
+        if (timer === undefined) return resolve(nowOf(f))
+        try {
+          fireFirst(f, timer)
+        } catch (e) {
+          error = e
+        }
+        settleThen(f, () => (error !== undefined ? reject(error) : resolve(nowOf(f))), keep, reject)
+      },
+      keep,
+      reject,
+    )
   })
 
 export const runAllAsync = (f: State): Promise<number> => {
   let i = 0
   const step = (resolve: (now: number) => void, reject: (e: unknown) => void): void => {
-    try {
-      runJobs(f)
-      if (i < f.core.loopLimit) {
-        if (Schedule.count(f.core.schedule) === 0) {
-          f.nearLimit = false
-          resolve(nowOf(f))
-          return
+    const fail = (e: unknown): void => reject(e)
+    settleJobs(
+      f,
+      () => {
+        try {
+          // A job that threw is still queued: this run fails with it, as fake-timers' does.
+          runJobs(f)
+          if (i < f.core.loopLimit) {
+            if (Schedule.count(f.core.schedule) === 0) {
+              f.nearLimit = false
+              resolve(nowOf(f))
+              return
+            }
+            nearLimitAt(f, i)
+            const timer = firstTimer(f)!
+            i++
+            fireFirst(f, timer)
+            settleThen(f, () => step(resolve, reject), ignore, fail)
+            return
+          }
+          reject(timerLoopError(f, firstTimer(f)))
+        } catch (e) {
+          reject(e)
         }
-        nearLimitAt(f, i)
-        next(f)
-        i++
-        f.host.later(() => step(resolve, reject))
-        return
-      }
-      reject(timerLoopError(f, firstTimer(f)))
-    } catch (e) {
-      reject(e)
-    }
+      },
+      ignore,
+      fail,
+    )
   }
   return afterMacrotask(f, step)
 }
@@ -291,11 +421,17 @@ export const tickAsync = (f: State, value: unknown): Promise<number> =>
   })
 
 export const runToLastAsync = (f: State): Promise<number> =>
-  afterMacrotask(f, (resolve) => {
+  afterMacrotask(f, (resolve, reject) => {
     const last = lastTimer(f)
     if (last === undefined) {
-      runJobs(f)
-      resolve(nowOf(f))
+      settleJobs(f, () => {
+        try {
+          runJobs(f)
+          resolve(nowOf(f))
+        } catch (e) {
+          reject(e)
+        }
+      }, ignore, reject)
       return
     }
     resolve(tickAsync(f, last.due - f.core.elapsed))
@@ -309,7 +445,12 @@ export const setTickMode = (f: State, wanted: TickMode): void => {
   if (mode === old.mode && delta === old.delta) return
   if (old.mode === 'interval') f.host.clearInterval?.(f.attachedInterval)
   f.tickMode = { counter: old.counter + 1, mode, delta }
-  if (mode === 'nextAsync') void advanceUntilModeChanges(f)
+  // The clock moves by itself: jobs take native slots, as in an async move.
+  if (old.mode === 'nextAsync') f.asyncMoves--
+  if (mode === 'nextAsync') {
+    f.asyncMoves++
+    void advanceUntilModeChanges(f)
+  }
   else if (mode === 'interval') {
     const step = delta || 20
     f.attachedInterval = f.host.setInterval?.(() => f.clock.tick(step), step)
@@ -336,6 +477,9 @@ const advanceUntilModeChanges = async (f: State): Promise<void> => {
   while (f.tickMode.counter === counter) {
     await realMacrotask(f)
     if (f.tickMode.counter !== counter) return
-    next(f)
+    f.slotRuns = 0
+    // Jobs still queued run at this time, and what they start settles, before time moves.
+    if (f.jobs.length !== 0) runJobs(f)
+    else next(f)
   }
 }

@@ -14,15 +14,21 @@
  * idle callbacks after the other timers due with them. Near the loop limit the core
  * keeps timers' creation stacks (its `nearLimit`, which this clock's loops set).
  *
+ * While an async move is under way (`asyncMoves` > 0), a job queued also takes a slot in
+ * the host's own queue of its kind (Node's `nextTick` queue or the microtask queue) and
+ * runs there, at the clock's time, among native promise continuations exactly where Node
+ * would run it; a job already run by a move's `runJobs` leaves its slot empty.
+ *
  * Invariants: `idle` holds exactly the pending idle callbacks; `jobs` is empty unless a
- * run of them threw or has not happened yet; the virtual clock's own invariants hold.
+ * run of them threw or has not happened yet, or their slots have not come; the virtual
+ * clock's own invariants hold.
  */
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
 import { Timer, type TimerKind, argsOf, firesBefore } from '../sim/timer.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import type { Clock, TickMode, TimerDescription } from './clock.js'
-import type { Host } from './host.js'
+import type { Host, JobKind } from './host.js'
 import * as Jobs from './jobs.js'
 
 export const I = VirtualClock.internals
@@ -42,6 +48,12 @@ export interface State extends Jobs.JobQueue {
    */
   readonly idle: Map<Timer, { readonly type: TimerType; readonly order: number }>
   tickMode: TickMode & { readonly counter: number }
+  /** How many async moves (and the `nextAsync` tick mode) are under way: while any is, jobs get native slots. */
+  asyncMoves: number
+  /** Jobs run from native slots since the last real macrotask, against the loop limit. */
+  slotRuns: number
+  /** The first error a job threw in a native slot, for the async move to reject with. */
+  slotError: { readonly error: unknown } | undefined
   attachedInterval: unknown
   uninstalled: boolean
   clock: Clock
@@ -96,6 +108,36 @@ const loopErrorOf = (f: State, looping: Jobs.Looping): Error =>
 /** Runs the queued microtasks; with none (at most moves), nothing is made. */
 export const runJobs = (f: State): void => {
   if (f.jobs.length !== 0) Jobs.runJobs(f, (job) => loopErrorOf(f, { type: undefined, func: job.func, error: job.error }))
+}
+
+/**
+ * Queues a faked job (`nextTick`, `queueMicrotask`); during an async move it also takes a
+ * native slot. Slots past `loopLimit` since the last real macrotask stay empty: the job
+ * waits in the queue, and the move's next `runJobs` runs it under the loop limit.
+ */
+export const enqueueJob = (f: State, kind: JobKind, func: Jobs.Job['func'], args: readonly unknown[]): void => {
+  const job = Jobs.enqueue(f, func, args)
+  if (f.asyncMoves !== 0) f.host.native(kind, () => runSlot(f, job))
+}
+
+const runSlot = (f: State, job: Jobs.Job): void => {
+  if (f.asyncMoves === 0 || f.slotRuns >= f.core.loopLimit) return
+  const jobs = f.jobs
+  const at = jobs[0] === job ? 0 : jobs.indexOf(job)
+  if (at < 0) return
+  jobs.splice(at, 1)
+  f.slotRuns++
+  try {
+    Reflect.apply(job.func, null, job.args)
+  } catch (e) {
+    f.slotError ??= { error: e }
+  }
+}
+
+/** The error to rethrow from a job of the loop in the queue now. */
+export const jobLoopError = (f: State): Error => {
+  const job = f.jobs[0]!
+  return loopErrorOf(f, { type: undefined, func: job.func, error: job.error })
 }
 
 const typeOf = (f: State, timer: Timer): TimerType => f.idle.get(timer)?.type ?? timer.kind
