@@ -8,6 +8,11 @@
  *   idle callbacks, the async moves, the `nextAsync` tick mode, and reads of `Date`,
  *   `hrtime` and `performance.now()` inside callbacks and between commands.
  *
+ * Async moves settle as Node runs code, where fake-timers does not (issue 39): a job
+ * queued during one runs in its native slot, at the time it was queued. So a program with
+ * an async move or the tick mode has its jobs taken out here: those are compared with real
+ * Node in `microtasks-node.spec.ts` instead.
+ *
  * FT_DIFF_RUNS sets the number of programs of each kind (default 3000, about 5 s in all).
  */
 import FakeTimers from '@sinonjs/fake-timers'
@@ -22,6 +27,28 @@ const timerRuns = runs ?? 3000
 const fullRuns = runs ?? 3000
 
 const realSetTimeout = globalThis.setTimeout
+
+const isAsync = (command: Full.Command): boolean =>
+  command.kind !== 'action' || hasAsync([command.action])
+
+const hasAsync = (actions: readonly Full.Action[]): boolean =>
+  actions.some((a) =>
+    a.kind === 'startAsync' || (a.kind === 'schedule' ? hasAsync(a.timer.actions) : (a.kind === 'job' || a.kind === 'promise') && hasAsync(a.actions)),
+  )
+
+const withoutJobs = (actions: readonly Full.Action[]): Full.Action[] =>
+  actions.flatMap((a): Full.Action[] => {
+    if (a.kind === 'job') return []
+    if (a.kind === 'promise') return [{ ...a, actions: withoutJobs(a.actions) }]
+    if (a.kind === 'schedule') return [{ ...a, timer: { ...a.timer, actions: withoutJobs(a.timer.actions) } }]
+    return [a]
+  })
+
+/** The program as fake-timers' semantics still cover it: no jobs when anything moves the clock asynchronously. */
+const comparable = (program: Full.Program): Full.Program =>
+  program.commands.some(isAsync)
+    ? { ...program, commands: program.commands.map((c) => (c.kind === 'action' ? { ...c, action: withoutJobs([c.action])[0] ?? { kind: 'read' } } : c)) }
+    : program
 
 /** A program that never ends is a failure with its counterexample, not a test timeout. */
 const withinSeconds = <A>(seconds: number, work: Promise<A>): Promise<A> => {
@@ -61,7 +88,7 @@ describe('timing-wheel/fake-timers and @sinonjs/fake-timers', () => {
     const ours = (now: number | Date | undefined, loopLimit: number | undefined): Full.FullClockLike =>
       createClock(now, loopLimit) as unknown as Full.FullClockLike
     await fc.assert(
-      fc.asyncProperty(Full.programArb, async (program) => {
+      fc.asyncProperty(Full.programArb.map(comparable), async (program) => {
         const expected = await withinSeconds(5, Full.runProgram(theirs, program))
         const actual = await withinSeconds(5, Full.runProgram(ours, program))
         const difference = firstDifference(actual, expected)

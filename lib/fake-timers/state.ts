@@ -122,16 +122,17 @@ export const enqueueJob = (f: State, kind: JobKind, func: Jobs.Job['func'], args
 
 const runSlot = (f: State, job: Jobs.Job): void => {
   if (f.asyncMoves === 0 || f.slotRuns >= f.core.loopLimit) return
-  const jobs = f.jobs
-  const at = jobs[0] === job ? 0 : jobs.indexOf(job)
-  if (at < 0) return
-  jobs.splice(at, 1)
+  if (f.jobs[0] !== job && !f.jobs.includes(job)) return
   f.slotRuns++
+  // Queued while it runs, as in fake-timers' runs (`countTimers` counts it).
   try {
     Reflect.apply(job.func, null, job.args)
   } catch (e) {
     f.slotError ??= { error: e }
   }
+  const jobs = f.jobs
+  const at = jobs[0] === job ? 0 : jobs.indexOf(job)
+  if (at >= 0) jobs.splice(at, 1)
 }
 
 /** The error to rethrow from a job of the loop in the queue now. */
