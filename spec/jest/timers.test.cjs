@@ -120,3 +120,27 @@ test('tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time',
   expect(signal.aborted).toBe(true)
   expect(signal.reason.name).toBe('TimeoutError')
 })
+
+test('tells the clocks apart: a queue started from queueMicrotask after a promise runs every task', async () => {
+  // A queue that starts its next task from queueMicrotask after a task's promise resolves, as
+  // p-queue 10 does. Jest fakes queueMicrotask: on fake-timers the job queued from the native
+  // continuation waits for a timer that never comes; on the wheel the async advance settles it.
+  const waiting = []
+  let running = false
+  const next = () => {
+    const task = running ? undefined : waiting.shift()
+    if (task === undefined) return
+    running = true
+    task().finally(() => {
+      running = false
+      queueMicrotask(next)
+    })
+  }
+  const ends = []
+  for (let i = 0; i < 5; i++) {
+    waiting.push(() => new Promise((resolve) => setTimeout(resolve, 1000)).then(() => ends.push(Date.now() - start)))
+  }
+  next()
+  await jest.advanceTimersByTimeAsync(10_000)
+  expect(ends).toEqual([1000, 2000, 3000, 4000, 5000])
+})

@@ -6,6 +6,7 @@
  * `createVitest()`), or one difference that shows the timers are the wheel's.
  */
 import fc from 'fast-check'
+import PQueue from 'p-queue'
 import { Temporal } from 'temporal-polyfill'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TimerHandle } from 'timing-wheel/sim'
@@ -208,6 +209,46 @@ describe('beyond fake-timers', () => {
     expect(global.Temporal.Now.plainDateISO('UTC').toString()).toBe('2030-01-01')
     timers.useRealTimers()
     expect(global.Temporal).toBe(Temporal)
+  })
+})
+
+describe('async advances settle as Node runs code (issue 39)', () => {
+  // A queue that starts its next task from queueMicrotask after a task's promise resolves,
+  // as p-queue 10 does: with queueMicrotask faked, each start waits for the jobs to run.
+  const tenTasks = (add: (task: () => Promise<unknown>) => unknown): number[] => {
+    const start = Date.now()
+    const ends: number[] = []
+    for (let i = 0; i < 10; i++) add(() => new Promise((resolve) => setTimeout(resolve, 1000)).then(() => ends.push(Date.now() - start)))
+    return ends
+  }
+  const every = [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000]
+
+  it('p-queue runs every task under advanceTimersByTimeAsync and runAllTimersAsync', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'queueMicrotask', 'Date'] })
+    const queue = new PQueue({ concurrency: 1 })
+    const ends = tenTasks((task) => queue.add(task))
+    await vi.advanceTimersByTimeAsync(5500)
+    expect(ends).toEqual(every.slice(0, 5))
+    await vi.runAllTimersAsync()
+    expect(ends).toEqual(every)
+  })
+
+  it('a minimal queue on queueMicrotask runs every task under advanceTimersByTimeAsync', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'queueMicrotask', 'Date'] })
+    const waiting: Array<() => Promise<unknown>> = []
+    let running = false
+    const next = (): void => {
+      const task = running ? undefined : waiting.shift()
+      if (task === undefined) return
+      running = true
+      void task().finally(() => {
+        running = false
+        queueMicrotask(next)
+      })
+    }
+    const ends = tenTasks((task) => (waiting.push(task), next()))
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(ends).toEqual(every)
   })
 })
 
