@@ -26,7 +26,9 @@
  *   rather than hand out internal records in heap order;
  * - `scheduler.postTask`, which Node 20 lacks, is not faked;
  * - `AbortSignal.timeout(ms)`, which fake-timers leaves on real time, is a clock timer
- *   (`abort-signal.ts`).
+ *   (`abort-signal.ts`);
+ * - async moves settle as Node runs code (`moves.ts`): a job queued during one runs in
+ *   Node's own queues, at the time it was queued, not at the next timer.
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
@@ -159,7 +161,7 @@ export interface Clock {
   readonly requestIdleCallback: (callback: (deadline: IdleDeadline) => unknown, options?: { timeout?: number }) => number
   /** Cancels an idle callback. */
   readonly cancelIdleCallback: (id?: unknown) => void
-  /** Queues a faked microtask; it runs at the clock's next move or `runMicrotasks`. */
+  /** Queues a faked microtask; it runs at the clock's next move or `runMicrotasks`, or in Node's own queue during an async move. */
   readonly nextTick: (callback: Callback, ...args: unknown[]) => void
   /** As `nextTick`, without arguments. */
   readonly queueMicrotask: (callback: Callback) => void
@@ -168,7 +170,10 @@ export interface Clock {
   /** Pending timers plus queued microtasks. */
   readonly countTimers: () => number
 
-  /** Moves `ms` forward (a number or "hh:mm:ss"), firing what is due; returns `now`. */
+  /**
+   * Moves `ms` forward (a number or "hh:mm:ss"), firing what is due; returns `now`. Sync
+   * moves keep fake-timers' semantics: native promise continuations cannot run inside them.
+   */
   readonly tick: (ms: number | string) => number
   /** Fires the first timer; returns `now`. */
   readonly next: () => number
@@ -178,11 +183,15 @@ export interface Clock {
   readonly runToFrame: () => number
   /** Ticks to the last pending timer; returns `now`. */
   readonly runToLast: () => number
-  /** `tick`, yielding one real macrotask after each timer so promise callbacks run between them. */
+  /**
+   * `tick`, settling as Node runs code: before time moves past a point, faked jobs (in
+   * Node's order) and native promise continuations run, over real macrotasks, until none
+   * is left (at most `loopLimit` rounds); when it resolves nothing it started is pending.
+   */
   readonly tickAsync: (ms: number | string) => Promise<number>
-  /** `next`, then one real macrotask. */
+  /** `next`, settling before and after the timer as `tickAsync` does. */
   readonly nextAsync: () => Promise<number>
-  /** `runAll`, yielding one real macrotask after each timer. */
+  /** `runAll`, settling before each timer and at the end as `tickAsync` does. */
   readonly runAllAsync: () => Promise<number>
   /** `runToLast` as `tickAsync`. */
   readonly runToLastAsync: () => Promise<number>

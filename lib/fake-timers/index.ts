@@ -14,7 +14,13 @@
  * list timers in firing order; `scheduler.postTask` is not faked. Beyond 15.5,
  * `AbortSignal.timeout(ms)` returns a signal the clock aborts (the name
  * `'AbortSignal.timeout'` in `toFake` and `toNotFake`); `Temporal.Now` follows the clock
- * where the global has a `Temporal`, as in 15.5.
+ * where the global has a `Temporal`, as in 15.5. Async moves settle as Node runs code:
+ * a faked `nextTick` or `queueMicrotask` job queued during one runs in Node's own queues at
+ * the time it was queued, and before time moves the move yields until no job is left, so
+ * nothing it started is pending when it returns (fake-timers runs such a job only at the
+ * next timer). Sync moves keep fake-timers' semantics. Immediates keep fake-timers' timing:
+ * one queued during a tick is due 1 ms later, after the timers due with the one that queued
+ * it and before a 0 ms timer queued with it, Node's order (its check phase) 1 ms late.
  *
  * @example
  * import FakeTimers from 'timing-wheel/fake-timers'
