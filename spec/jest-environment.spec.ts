@@ -35,11 +35,12 @@ const nonFinite = 'tells the clocks apart: a non-finite advance throws on the wh
 // jsdom's own AbortSignal.timeout arms the window's setTimeout, which Jest fakes: only Node's is apart.
 const abortSignal = 'tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time'
 const settles = 'tells the clocks apart: a queue started from queueMicrotask after a promise runs every task'
+const autoSettles = 'tells the clocks apart: auto-advance settles a job a promise queues before time moves'
 
 describe('timing-wheel/jest-environment', () => {
   it.each([
-    ['node', ours, [nonFinite, abortSignal, settles]],
-    ['jsdom', oursJsdom, [nonFinite, settles]],
+    ['node', ours, [nonFinite, abortSignal, settles, autoSettles]],
+    ['jsdom', oursJsdom, [nonFinite, settles, autoSettles]],
   ])('runs every jest.* timer function on the wheel with the results of Jest’s %s fake timers', async (jests, wheels, apart) => {
     const [onDefault, onWheel] = await Promise.all([runJest(jests), runJest(wheels)])
     expect(Object.keys(onWheel).length).toBeGreaterThanOrEqual(10)

@@ -144,3 +144,22 @@ test('tells the clocks apart: a queue started from queueMicrotask after a promis
   await jest.advanceTimersByTimeAsync(10_000)
   expect(ends).toEqual([1000, 2000, 3000, 4000, 5000])
 })
+
+test('tells the clocks apart: auto-advance settles a job a promise queues before time moves', async () => {
+  // A timer's promise continuation queues a job whose own continuation queues a nextTick:
+  // on Node both run at 10 ms. fake-timers' nextAsync mode runs the last one at 500 ms.
+  const seen = []
+  setTimeout(async () => {
+    await null
+    queueMicrotask(async () => {
+      await null
+      process.nextTick(() => seen.push(Date.now() - start))
+    })
+  }, 10)
+  setTimeout(() => seen.push(Date.now() - start), 500)
+  jest.setTimerTickMode({ mode: 'nextAsync' })
+  const { setTimeout: realWait } = jest.requireActual('node:timers')
+  for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((resolve) => realWait(resolve, 1))
+  jest.setTimerTickMode({ mode: 'manual' })
+  expect(seen).toEqual([10, 500])
+})
