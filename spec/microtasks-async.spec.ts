@@ -154,6 +154,34 @@ describe('a job queued from a native continuation runs when it was queued', () =
     expect(clock.countTimers()).toBe(0)
   })
 
+  it('after an async move and uninstall, nothing the move started runs on real timers', async () => {
+    clock = install()
+    const seen: string[] = []
+    setTimeout(async () => {
+      await null
+      queueMicrotask(() => void Promise.resolve().then(() => process.nextTick(() => seen.push('last'))))
+    }, 5)
+    await clock.tickAsync(5)
+    clock.uninstall()
+    clock = undefined
+    expect(seen).toEqual(['last'])
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(seen).toEqual(['last'])
+  })
+
+  it('sync moves keep fake-timers’ semantics: a job queued from a native continuation waits for the next move', async () => {
+    clock = install()
+    const seen: number[] = []
+    setTimeout(() => void Promise.resolve().then(() => queueMicrotask(() => seen.push(Date.now()))), 10)
+    setTimeout(() => undefined, 500)
+    clock.tick(10)
+    await null
+    expect(seen).toEqual([])
+    // The next move runs it first, at the time it starts from.
+    clock.tick(490)
+    expect(seen).toEqual([10])
+  })
+
   it('a job that loops through native continuations fails the move with the loop error', async () => {
     clock = install({ loopLimit: 30 })
     const spin = (): void => void Promise.resolve().then(() => queueMicrotask(spin))
