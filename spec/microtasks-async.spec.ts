@@ -190,6 +190,18 @@ describe('a job queued from a native continuation runs when it was queued', () =
     clock.reset()
   })
 
+  it.each(['runAllAsync', 'runToLastAsync', 'nextAsync', 'tickAsync'] as const)('%s fails with a job’s error and runs the jobs before it once', async (move) => {
+    clock = install()
+    let runs = 0
+    queueMicrotask(() => runs++)
+    queueMicrotask(() => {
+      throw new Error('job failed')
+    })
+    await expect(move === 'tickAsync' ? clock.tickAsync(0) : clock[move]()).rejects.toThrow('job failed')
+    expect(runs).toBe(1)
+    clock.reset()
+  })
+
   it('a job that throws in its native slot rejects the move, and the tick still reaches its end', async () => {
     clock = install()
     setTimeout(() => queueMicrotask(() => {

@@ -163,11 +163,14 @@ export const doTick = (f: State, value: unknown, settle?: Settle): number | unde
   c.duringTick = true
   mark(f, t)
   if (settle !== undefined) {
+    // A job that throws before the first timer fails the tick at once, as fake-timers' does.
+    let failed: { readonly e: unknown } | undefined
     const go = (): void => {
+      if (failed !== undefined) return settle.reject(failed.e)
       compensate(f, t, false)
       runRange(f, t, settle)
     }
-    settleJobs(f, go, keepJob(t), settle.reject)
+    settleJobs(f, go, (e) => (failed ??= { e }), settle.reject)
     return undefined
   }
   runJobs(f)
@@ -341,8 +344,6 @@ const afterMacrotask = (
     }),
   )
 
-const ignore = (): void => undefined
-
 /** The first timer fired, as `next` does, without the jobs after it: their slots run them. */
 const fireFirst = (f: State, timer: Timer): void => {
   const c = f.core
@@ -382,14 +383,18 @@ export const nextAsync = (f: State): Promise<number> =>
 
 export const runAllAsync = (f: State): Promise<number> => {
   let i = 0
+  // A job that throws ends the run with its error, as in fake-timers (where `next` throws it).
+  let error: { readonly e: unknown } | undefined
+  const keep = (e: unknown): void => {
+    error ??= { e }
+  }
   const step = (resolve: (now: number) => void, reject: (e: unknown) => void): void => {
-    const fail = (e: unknown): void => reject(e)
     settleJobs(
       f,
       () => {
         try {
-          // A job that threw is still queued: this run fails with it, as fake-timers' does.
-          runJobs(f)
+          if (error === undefined && f.slotError !== undefined) error = { e: takeSlotError(f) }
+          if (error !== undefined) return reject(error.e)
           if (i < f.core.loopLimit) {
             if (Schedule.count(f.core.schedule) === 0) {
               f.nearLimit = false
@@ -400,7 +405,7 @@ export const runAllAsync = (f: State): Promise<number> => {
             const timer = firstTimer(f)!
             i++
             fireFirst(f, timer)
-            settleThen(f, () => step(resolve, reject), ignore, fail)
+            settleThen(f, () => step(resolve, reject), keep, reject)
             return
           }
           reject(timerLoopError(f, firstTimer(f)))
@@ -408,8 +413,8 @@ export const runAllAsync = (f: State): Promise<number> => {
           reject(e)
         }
       },
-      ignore,
-      fail,
+      keep,
+      reject,
     )
   }
   return afterMacrotask(f, step)
@@ -423,18 +428,9 @@ export const tickAsync = (f: State, value: unknown): Promise<number> =>
 export const runToLastAsync = (f: State): Promise<number> =>
   afterMacrotask(f, (resolve, reject) => {
     const last = lastTimer(f)
-    if (last === undefined) {
-      settleJobs(f, () => {
-        try {
-          runJobs(f)
-          resolve(nowOf(f))
-        } catch (e) {
-          reject(e)
-        }
-      }, ignore, reject)
-      return
-    }
-    resolve(tickAsync(f, last.due - f.core.elapsed))
+    if (last !== undefined) return resolve(tickAsync(f, last.due - f.core.elapsed))
+    let error: { readonly e: unknown } | undefined
+    settleJobs(f, () => (error === undefined ? resolve(nowOf(f)) : reject(error.e)), (e) => (error ??= { e }), reject)
   })
 
 // Tick modes.
