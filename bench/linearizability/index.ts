@@ -1,0 +1,97 @@
+/**
+ * `npm run bench:linearizability -- <porcupine checkout> [--rounds=N]`: the time to check
+ * each published history (Jepsen's etcd logs, Porcupine's kv histories) with the built
+ * `timing-wheel/linearizability` against the plain search of plain.ts, in one process,
+ * rounds interleaved (each round times every history with both, the order alternating),
+ * medians over rounds. Both must give every history its known verdict (the checksum).
+ * The plain search gets PLAIN_LIMIT seconds a history; past it the row says so.
+ *
+ * Quote ratios: the machine is shared. Times are CPU-bound and single-threaded.
+ */
+import { parseArgs } from 'node:util'
+import { Jepsen, casRegister, checkLinearizable, keyValue } from '../../dist/lib/linearizability/index.js'
+import { median } from '../runner.js'
+import { type PlainModel, plainCheck } from './plain.js'
+import { published } from './published.js'
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string', default: '3' } } })
+const rounds = Number(values.rounds)
+const PLAIN_LIMIT = 60
+
+const cas = casRegister()
+const kv = keyValue('')
+/** The key-value map with no partition: one state, every key's value, keys sorted (so equal maps are one JSON text). */
+const plainKv: PlainModel<Readonly<Record<string, unknown>>> = {
+  init: {},
+  step: (s, input, output, outcome) => {
+    const key = String((input as { key: unknown }).key)
+    return kv.step(s[key] ?? '', input as never, output as never, outcome).map((v) =>
+      v === (s[key] ?? '') ? s : Object.fromEntries(Object.entries({ ...s, [key]: v }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    )
+  },
+}
+
+const rows = published(positionals[0]).map((h) => ({
+  name: h.name,
+  linearizable: h.linearizable,
+  history: h.format === 'util' ? Jepsen.readUtilLog(h.text) : Jepsen.readEdn(h.text),
+  format: h.format,
+  ours: [] as number[],
+  plain: [] as number[],
+  plainTimedOut: false,
+}))
+
+const timeOurs = (row: (typeof rows)[number]): void => {
+  const t = performance.now()
+  const r = checkLinearizable(row.history, row.format === 'util' ? cas : kv)
+  row.ours.push(performance.now() - t)
+  if ((r.kind === 'ok') !== row.linearizable) throw new Error(`${row.name}: timing-wheel says ${r.kind}, the known verdict is ${row.linearizable}`)
+}
+const timePlain = (row: (typeof rows)[number]): void => {
+  if (row.plainTimedOut) return
+  const t = performance.now()
+  const r = row.format === 'util' ? plainCheck(row.history, cas as PlainModel<unknown>, t + PLAIN_LIMIT * 1000) : plainCheck(row.history, plainKv, t + PLAIN_LIMIT * 1000)
+  row.plain.push(performance.now() - t)
+  if (r === undefined) row.plainTimedOut = true
+  else if (r !== row.linearizable) throw new Error(`${row.name}: the plain search says ${r}, the known verdict is ${row.linearizable}`)
+}
+
+for (let round = 0; round < rounds; round++) {
+  for (const row of rows) {
+    if (round % 2 === 0) {
+      timeOurs(row)
+      timePlain(row)
+    } else {
+      timePlain(row)
+      timeOurs(row)
+    }
+  }
+  process.stderr.write(`round ${round + 1} of ${rounds} done\n`)
+}
+
+const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(0))
+console.log(`| history | ops | verdict | timing-wheel ms | plain ms | plain / timing-wheel |`)
+console.log(`| --- | ---: | --- | ---: | ---: | ---: |`)
+let slower = 0
+for (const row of rows) {
+  const ours = median(row.ours)
+  const plain = row.plainTimedOut ? Infinity : median(row.plain)
+  if (plain < ours) slower++
+  console.log(`| ${row.name} | ${row.history.length} | ${row.linearizable ? 'ok' : 'illegal'} | ${ms(ours)} | ${row.plainTimedOut ? `> ${PLAIN_LIMIT} s` : ms(plain)} | ${row.plainTimedOut ? '-' : (plain / ours).toFixed(1)} |`)
+}
+const total = (pick: (row: (typeof rows)[number]) => readonly number[], only: (row: (typeof rows)[number]) => boolean) =>
+  Array.from({ length: rounds }, (_, k) => rows.filter(only).reduce((sum, row) => sum + (pick(row)[k] ?? Infinity), 0))
+for (const [label, only] of [
+  ['etcd', (row: (typeof rows)[number]) => row.format === 'util'],
+  ['kv', (row: (typeof rows)[number]) => row.format === 'edn'],
+  ['whole set', () => true],
+] as const) {
+  const ours = total((row) => row.ours, only)
+  const plain = total((row) => row.plain, only)
+  const ratios = ours.map((o, k) => plain[k]! / o)
+  console.log(
+    `${label}: timing-wheel ${ms(median(ours))} ms, plain ${Number.isFinite(median(plain)) ? `${ms(median(plain))} ms` : `over ${PLAIN_LIMIT} s on some history`}, ` +
+      `plain / timing-wheel median ${median(ratios).toFixed(1)}x (rounds ${Math.min(...ratios).toFixed(1)} to ${Math.max(...ratios).toFixed(1)})`,
+  )
+}
+console.log(`histories where the plain search was faster (medians): ${slower} of ${rows.length}`)
