@@ -238,7 +238,7 @@ describe('checkLinearizable examples', () => {
       expect(r.failures[0]!.failing).toBe(1)
       expect(r.failures[0]!.prefix).toEqual([0])
       expect(r.failures[0]!.words).toBe(
-        'after 1 operation in a linearizable order (ending write(1) by 0), state 1, cas([1,2]) → fail by 1 [2, 3] cannot be placed: no order of the operations overlapping it explains its answer',
+        'after 1 operation in a linearizable order (ending write(1) by 0), state 1, cas(1, 2) → fail by 1 [2, 3] cannot be placed: no order of the operations overlapping it explains its answer',
       )
     }
   })

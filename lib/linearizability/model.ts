@@ -88,7 +88,8 @@ const hashValue = (v: unknown): number => (typeof v === 'number' && (v | 0) === 
 const answer = (output: JepsenOp | undefined): unknown => output?.value ?? null
 
 const describeJepsen = (input: JepsenOp, output: JepsenOp | undefined, outcome: Outcome): string => {
-  const args = [...(input.key === undefined ? [] : [text(input.key)]), ...(input.value === undefined || input.value === null ? [] : [text(input.value)])]
+  const value = input.value === undefined || input.value === null ? [] : Array.isArray(input.value) && input.f === 'cas' ? input.value.map(text) : [text(input.value)]
+  const args = [...(input.key === undefined ? [] : [text(input.key)]), ...value]
   const call = `${input.f}(${args.join(', ')})`
   if (outcome === 'info') return `${call} → ?`
   if (outcome === 'fail') return `${call} → fail`
