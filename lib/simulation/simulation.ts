@@ -123,11 +123,31 @@ export interface SimulationOptions {
   readonly clock?: SimulationClock
 }
 
-/** Why a message was not delivered. */
-export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler'
+/**
+ * Why a message was not delivered: lost by the link, cut by a partition, an end crashed
+ * while it was in flight, the receiver has no handler, or it was sent through a crashed
+ * incarnation's context (`'stale'`: logged, never sent).
+ */
+export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler' | 'stale'
 
-/** One message's fate: one entry a copy, at the true time it was delivered or dropped. */
-export interface LogEntry<M> {
+/**
+ * Everything the simulation keeps in its log, in the order it happened: messages, events,
+ * faults and hosts. Each has `kind` and `at`, the true time (`clock.now`).
+ *
+ * @example
+ * const lines = log(sim).map((e) => (e.kind === 'message' ? `${e.at} ${e.from}->${e.to} ${e.outcome}` : `${e.at} ${e.kind}`))
+ */
+export type LogEntry<M> = MessageEntry<M> | EventEntry | FaultEntry | HostEntry
+
+/**
+ * One copy of a message, logged when it was delivered or dropped.
+ *
+ * @example
+ * const lost = log(sim).filter((e): e is MessageEntry<string> => e.kind === 'message' && e.reason === 'loss')
+ */
+export interface MessageEntry<M> {
+  /** What this entry is. */
+  readonly kind: 'message'
   /** The send's number, from 1; a duplicate has its original's. */
   readonly id: number
   /** The sending host. */
@@ -146,6 +166,73 @@ export interface LogEntry<M> {
   readonly outcome: 'delivered' | 'dropped'
   /** For a dropped message. */
   readonly reason?: DropReason
+}
+
+/**
+ * An application event, added by `event` from host code or from outside.
+ *
+ * @example
+ * event(host, 'elected', { term: 3 }) // logs { kind: 'event', at, host: host.name, name: 'elected', data: { term: 3 } }
+ */
+export interface EventEntry {
+  /** What this entry is. */
+  readonly kind: 'event'
+  /** The true time it was added. */
+  readonly at: number
+  /** The host whose context added it; absent when added through the simulation. */
+  readonly host?: string
+  /** The event's name. */
+  readonly name: string
+  /** What the caller attached (not a copy); absent when it was `undefined`. */
+  readonly data?: unknown
+}
+
+/** What a fault entry did: a fault or its undoing. */
+export type FaultAction = 'partition' | 'heal' | 'hold' | 'release' | 'crash' | 'restart' | 'pause' | 'resume' | 'skew' | 'link'
+
+/**
+ * A fault or its undoing, one per call of `partition`, `heal`, `hold`, `release`, `crash`,
+ * `restart`, `pause`, `resume`, `skew` or `link` that was accepted (`applySchedule` makes
+ * those calls); a call that finds nothing to do (crashing a crashed host) is logged too.
+ *
+ * @example
+ * partition(sim, 'a', 'b', { oneWay: true }) // logs { kind: 'fault', at, action: 'partition', hosts: ['a', 'b'], oneWay: true }
+ */
+export interface FaultEntry {
+  /** What this entry is. */
+  readonly kind: 'fault'
+  /** The true time of the call. */
+  readonly at: number
+  /** Which fault, or which undoing. */
+  readonly action: FaultAction
+  /** `[a, b]` for a link fault (from `a` to `b` when `oneWay`), `[name]` for a host's, `[]` for healing every cut. */
+  readonly hosts: readonly string[]
+  /** For a link fault: whether it went from `a` to `b` only. */
+  readonly oneWay?: boolean
+  /** For `skew`: the host's offset from now on (host time minus true time, ms). */
+  readonly offset?: number
+  /** For `skew`: the host's drift from now on. */
+  readonly drift?: number
+}
+
+/**
+ * A host added: with its offset and drift, a picture can draw its lane and compute its time
+ * (`skew` entries change them later).
+ *
+ * @example
+ * addHost(sim, 'a', boot, { offset: 5 }) // logs { kind: 'host', at, host: 'a', offset: 5, drift: 0 }
+ */
+export interface HostEntry {
+  /** What this entry is. */
+  readonly kind: 'host'
+  /** The true time it was added. */
+  readonly at: number
+  /** Its name. */
+  readonly host: string
+  /** Its offset when added (host time minus true time, ms). */
+  readonly offset: number
+  /** Its drift when added. */
+  readonly drift: number
 }
 
 /** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
@@ -177,6 +264,8 @@ export interface HostState<M> {
   base: number
   anchor: number
   rate: number
+  /** `rate - 1` as given (kept apart so the log and `applySchedule` give back the exact drift). */
+  drift: number
   monoBase: number
   nextTimer: number
   readonly timers: Map<number, unknown>
@@ -473,6 +562,7 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
     base: now + (offset ?? 0),
     anchor: now,
     rate: 1 + (drift ?? 0),
+    drift: drift ?? 0,
     monoBase: 0,
     nextTimer: 0,
     timers: new Map(),
@@ -481,6 +571,7 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
   }
   sim.hosts.set(name, h)
   sim.order.push(h)
+  sim.log?.push({ kind: 'host', at: now, host: name, offset: offset ?? 0, drift: drift ?? 0 })
   bootHost(sim, h)
   return h.context
 }
@@ -605,7 +696,8 @@ const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Li
 
 const record = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered' | 'dropped', reason?: DropReason): void => {
   if (sim.log === undefined) return
-  const entry = {
+  const entry: MessageEntry<M> = {
+    kind: 'message',
     id: m.id,
     from: m.from.name,
     to: m.to.name,
@@ -727,8 +819,6 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const ctx = contextOf<M>(host)
   const { sim, state: from } = ctx
   const target = hostOf(sim, to)
-  if (!live(ctx)) return
-  const link = linkOf(sim, from, target)
   const m: Message<M> = {
     id: ++sim.sent,
     from,
@@ -739,6 +829,8 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
     sentAt: sim.clock.now,
     duplicate: false,
   }
+  if (!live(ctx)) return record(sim, m, 'dropped', 'stale')
+  const link = linkOf(sim, from, target)
   if (link.partitioned) return record(sim, m, 'dropped', 'partition')
   transmit(sim, link, m)
   if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
@@ -755,8 +847,49 @@ export const inFlight = <M>(sim: Simulation<M>): number => {
   return n
 }
 
-/** The delivery log: every copy of every message that was delivered or dropped, in order. Empty when made with `log: false`. */
+/**
+ * The log: every copy of every message delivered or dropped, every event, fault and host
+ * added, in the order they happened. Empty when made with `log: false`.
+ *
+ * @example
+ * const delivered = log(sim).filter((e) => e.kind === 'message' && e.outcome === 'delivered').length
+ */
 export const log = <M>(sim: Simulation<M>): ReadonlyArray<LogEntry<M>> => sim.log ?? []
+
+/**
+ * The log's message entries only, in order.
+ *
+ * @example
+ * const lost = messages(sim).filter((e) => e.reason === 'loss').length
+ */
+export const messages = <M>(sim: Simulation<M>): ReadonlyArray<MessageEntry<M>> =>
+  (sim.log ?? []).filter((e): e is MessageEntry<M> => e.kind === 'message')
+
+/**
+ * Adds an application event to the log, at the true time: from host code through its
+ * context (the entry names the host), or from outside through the simulation. Throws
+ * `InvalidArgument` for a `name` that is not a string. Nothing is kept with `log: false`.
+ *
+ * @example
+ * onMessage(host, (from, m) => event(host, 'got', { from, m }))
+ */
+export const event = <M>(source: Simulation<M> | Host<M>, name: string, data?: unknown): void => {
+  const sim = simOf<unknown>(source)
+  if (typeof name !== 'string') fail('InvalidArgument', `event name ${show(name)} is not a string`)
+  if (sim.log === undefined) return
+  const host = source instanceof Context ? { host: source.name } : {}
+  sim.log.push(data === undefined ? { kind: 'event', at: sim.clock.now, ...host, name } : { kind: 'event', at: sim.clock.now, ...host, name, data })
+}
+
+/** Logs a fault call. */
+const fault = <M>(sim: Simulation<M>, action: FaultAction, hosts: readonly string[], extra?: { oneWay?: boolean; offset?: number; drift?: number }): void => {
+  sim.log?.push({ kind: 'fault', at: sim.clock.now, action, hosts, ...extra })
+}
+
+/** The hosts and direction of a link fault, for its log entry. */
+const linkFault = <M>(sim: Simulation<M>, action: FaultAction, a: string, b: string, direction: unknown): void => {
+  fault(sim, action, [a, b], { oneWay: (direction as Direction | undefined)?.oneWay === true })
+}
 
 /** Which way a link operation goes: both by default, or `from` to `to` only. */
 export interface Direction {
@@ -776,30 +909,36 @@ export const link = <M>(sim: Simulation<M>, a: string, b: string, linkOptions: L
   const ls = links(sim, a, b, direction)
   const params = ls.map((l) => linkParams(linkOptions, l))
   ls.forEach((l, i) => Object.assign(l, params[i]))
+  linkFault(sim, 'link', a, b, direction)
 }
 
 /** Cuts the link between `a` and `b` (or from `a` to `b` only): messages sent or arriving while cut are dropped. */
 export const partition = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   for (const l of links(sim, a, b, direction)) l.partitioned = true
+  linkFault(sim, 'partition', a, b, direction)
 }
 
 /** Heals the cut between `a` and `b` (or one way); without hosts, every cut. */
 export const heal = <M>(sim: Simulation<M>, a?: string, b?: string, direction?: Direction): void => {
   if (a === undefined && b === undefined) {
     for (const h of sim.order) for (const l of h.links) if (l !== undefined) l.partitioned = false
-    return
+    return fault(sim, 'heal', [])
   }
   for (const l of links(sim, a as string, b as string, direction)) l.partitioned = false
+  linkFault(sim, 'heal', a as string, b as string, direction)
 }
 
 /** Holds the messages arriving on the link between `a` and `b` (or one way) until `release`. */
 export const hold = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   for (const l of links(sim, a, b, direction)) l.held = true
+  linkFault(sim, 'hold', a, b, direction)
 }
 
 /** Releases a held link: its held messages arrive now, in the order they reached it. */
 export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
-  for (const l of links(sim, a, b, direction)) {
+  const ls = links(sim, a, b, direction)
+  linkFault(sim, 'release', a, b, direction)
+  for (const l of ls) {
     l.held = false
     const queue = l.heldQueue
     l.heldQueue = []
@@ -816,6 +955,12 @@ export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?:
  */
 export const crash = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
+  fault(sim, 'crash', [name])
+  down(sim, h)
+}
+
+/** Takes a host down: see `crash`. */
+const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   if (!h.up) return
   h.up = false
   h.paused = false
@@ -831,19 +976,22 @@ export const crash = <M>(sim: Simulation<M>, name: string): void => {
 /** Boots host `name` again with its boot function (crashing it first if it is up). Its clock keeps its skew. */
 export const restart = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
-  crash(sim, name)
+  fault(sim, 'restart', [name])
+  down(sim, h)
   bootHost(sim, h)
 }
 
 /** Stops the world on host `name`: nothing of it runs (its clock goes on) until `resume`. */
 export const pause = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
+  fault(sim, 'pause', [name])
   if (h.up) h.paused = true
 }
 
 /** Resumes host `name`: what came due while it was paused runs, in order, one macrotask each. */
 export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
+  fault(sim, 'resume', [name])
   if (!h.paused) return
   h.paused = false
   const stalled = h.stalled
@@ -864,7 +1012,11 @@ export const skew = <M>(sim: Simulation<M>, name: string, to: Skew): void => {
   h.monoBase += (t - h.anchor) * h.rate
   h.base = t + (offset ?? current)
   h.anchor = t
-  if (drift !== undefined) h.rate = 1 + drift
+  if (drift !== undefined) {
+    h.rate = 1 + drift
+    h.drift = drift
+  }
+  fault(sim, 'skew', [name], { offset: offset ?? current, drift: h.drift })
 }
 
 // Randomness and fault points.
