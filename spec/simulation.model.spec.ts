@@ -12,7 +12,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { Simulation as S } from '../lib/simulation/index.js'
-import type { Host, LogEntry, SimulationT } from '../lib/simulation/index.js'
+import type { Host, MessageEntry, SimulationT } from '../lib/simulation/index.js'
 
 const names = ['a', 'b', 'c'] as const
 type Name = (typeof names)[number]
@@ -53,8 +53,8 @@ class Model {
     this.pending.push({ at, order: this.order++, m })
   }
   send(from: Name, to: Name): void {
-    if (!this.up.get(from)) return
     const m: Msg = { id: ++this.sent, from, to, fromInc: this.inc.get(from)!, toInc: this.inc.get(to)!, sentAt: this.now }
+    if (!this.up.get(from)) return this.record(m, 'dropped', 'stale')
     const key = Model.key(from, to)
     if (this.partitioned.has(key)) return this.record(m, 'dropped', 'partition')
     const at = Math.max(this.now + (this.latency.get(key) ?? 1), this.fifoAt.get(key) ?? -Infinity)
@@ -107,7 +107,7 @@ interface Real {
   readonly contexts: Map<string, Host<number>>
 }
 
-const entries = (log: ReadonlyArray<LogEntry<number>>): Entry[] =>
+const entries = (log: ReadonlyArray<MessageEntry<number>>): Entry[] =>
   log.map((e) => [e.id, e.from, e.to, e.sentAt, e.at, e.outcome, e.reason ?? ''] as const)
 
 type Cmd = fc.Command<Model, Real>
@@ -117,7 +117,7 @@ const command = (label: string, onModel: (m: Model) => void, onReal: (r: Real) =
   run(model, real) {
     onModel(model)
     onReal(real)
-    expect(entries(S.log(real.sim))).toEqual(model.log)
+    expect(entries(S.messages(real.sim))).toEqual(model.log)
     expect(S.inFlight(real.sim)).toBe(model.inFlight())
   },
   toString: () => label,
@@ -218,16 +218,16 @@ describe.each([false, true])('links with random latency, loss, duplication and r
           S.run(sim, wait)
           S.send(fromA ? a : b, fromA ? 'b' : 'a', i)
         })
-        const log = S.log(sim)
+        const log = S.messages(sim)
         const dups = log.filter((e) => e.duplicate).length + 0
         expect(log.length + S.inFlight(sim)).toBeGreaterThanOrEqual(sends.length)
         S.run(sim, 2 * link.latency.max + 1)
         expect(S.inFlight(sim)).toBe(0)
-        const copies = S.log(sim).filter((e) => e.duplicate).length
-        expect(S.log(sim).length).toBe(sends.length + copies)
+        const copies = S.messages(sim).filter((e) => e.duplicate).length
+        expect(S.messages(sim).length).toBe(sends.length + copies)
         expect(copies).toBeGreaterThanOrEqual(dups)
         const lastOn = new Map<string, number>()
-        for (const e of S.log(sim)) {
+        for (const e of S.messages(sim)) {
           if (e.outcome !== 'delivered') {
             expect(e.reason).toBe('loss')
             continue

@@ -16,7 +16,7 @@
  * Simulation.addHost(sim, 'server', (host) => Simulation.onMessage(host, (from, m) => Simulation.send(host, from, m.toUpperCase())))
  * Simulation.addHost(sim, 'client', (host) => Simulation.send(host, 'server', 'ping'))
  * Simulation.run(sim, 100)
- * Simulation.log(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message} ${e.outcome}`)
+ * Simulation.messages(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message} ${e.outcome}`)
  * // ['20 client->server ping delivered', '45 server->client PING dropped'] (the client has no handler)
  *
  * @module
@@ -31,6 +31,11 @@ export type {
   Latency,
   LinkOptions,
   LogEntry,
+  MessageEntry,
+  EventEntry,
+  FaultEntry,
+  FaultAction,
+  HostEntry,
   Simulation as SimulationT,
   SimulationClock,
   SimulationOptions,

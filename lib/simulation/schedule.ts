@@ -217,7 +217,7 @@ export const applySchedule = <M>(sim: Simulation<M>, schedule: FaultSchedule): v
             f.at,
             () => {
               const t = sim.clock.now
-              before = { offset: h.base + (t - h.anchor) * h.rate - t, drift: h.rate - 1 }
+              before = { offset: h.base + (t - h.anchor) * h.rate - t, drift: h.drift }
               skew(sim, f.host, { offset: before.offset + f.offset, drift: f.driftPpm / 1e6 })
             },
           ],
