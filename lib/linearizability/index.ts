@@ -26,6 +26,7 @@
 export { checkLinearizable } from './check.js'
 export type { CheckOptions, CheckResult, Failure } from './check.js'
 export { type Model, type JepsenOp, register, casRegister, keyValue, set, queue } from './model.js'
-export { type History, type HistoryEvent, type Operation, type Outcome, type Process, fromOperations, fromEvents, decode, encode, HistoryCodec, OperationCodec } from './history.js'
+export { type History, type HistoryEvent, type Operation, type Outcome, type Process, fromOperations, fromEvents } from './history.js'
+export { decode, encode, HistoryCodec, OperationCodec } from './codec.js'
 export * as Jepsen from './jepsen.js'
 export { type PictureOptions, picture } from './picture.js'

@@ -43,3 +43,4 @@ export type {
 } from './simulation.js'
 export type { InstallOptions } from './install.js'
 export type { Fault, FaultSchedule, FaultScheduleOptions, HostFault, LinkFault, SkewFault } from './schedule.js'
+export type { AssertLinearizableOptions, HistoryRecord } from './history.js'

@@ -67,3 +67,4 @@ export {
   describeSchedule,
   applySchedule,
 } from './schedule.js'
+export { type HistoryRecord, type AssertLinearizableOptions, invoke, complete, history, assertLinearizable } from './history.js'
