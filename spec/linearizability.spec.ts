@@ -60,12 +60,15 @@ const bruteForce = <S>(h: readonly Op[], model: Model<S, JepsenOp, JepsenOp>): b
   return false
 }
 
+/** A model with its state type forgotten, so that the kinds share one list. */
+const erase = <S>(m: Model<S, JepsenOp, JepsenOp>): Model<unknown, JepsenOp, JepsenOp> => m as unknown as Model<unknown, JepsenOp, JepsenOp>
+
 /** A real object to run operations on: what a correct server answers. */
 interface Kind {
   readonly name: string
-  readonly model: Model<never, JepsenOp, JepsenOp>
+  readonly model: Model<unknown, JepsenOp, JepsenOp>
   /** The model for the brute force, which does not partition: the key-value map as one map. */
-  readonly whole?: Model<never, JepsenOp, JepsenOp>
+  readonly whole?: Model<unknown, JepsenOp, JepsenOp>
   readonly input: (f: number, key: number, value: number) => JepsenOp
   /** The new state and the answer (`fail` when it did not happen). */
   readonly apply: (state: unknown, input: JepsenOp) => readonly [unknown, unknown, 'ok' | 'fail']
@@ -75,14 +78,14 @@ interface Kind {
 const kinds: readonly Kind[] = [
   {
     name: 'register',
-    model: register() as Model<never, JepsenOp, JepsenOp>,
+    model: erase(register()),
     init: null,
     input: (f, _, value) => (f % 2 === 0 ? { f: 'read' } : { f: 'write', value }),
     apply: (s, i) => (i.f === 'read' ? [s, s, 'ok'] : [i.value, i.value, 'ok']),
   },
   {
     name: 'cas register',
-    model: casRegister() as Model<never, JepsenOp, JepsenOp>,
+    model: erase(casRegister()),
     init: null,
     input: (f, key, value) => (f === 0 ? { f: 'read' } : f === 1 ? { f: 'write', value } : { f: 'cas', value: [key === 0 ? null : value - 1, value] }),
     apply: (s, i) => {
@@ -94,8 +97,8 @@ const kinds: readonly Kind[] = [
   },
   {
     name: 'key-value map',
-    model: keyValue() as Model<never, JepsenOp, JepsenOp>,
-    whole: {
+    model: erase(keyValue()),
+    whole: erase({
       init: {},
       step: (m: Readonly<Record<string, unknown>>, i: JepsenOp, o: JepsenOp | undefined, outcome) =>
         keyValue()
@@ -103,7 +106,7 @@ const kinds: readonly Kind[] = [
           .map((v) => ({ ...m, [i.key as string]: v })),
       equal: (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) =>
         [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => (a[k] ?? null) === (b[k] ?? null)),
-    } as Model<never, JepsenOp, JepsenOp>,
+    }),
     init: {},
     input: (f, key, value) => (f === 0 ? { f: 'get', key: `k${key}` } : f === 1 ? { f: 'put', key: `k${key}`, value: `${value}` } : { f: 'append', key: `k${key}`, value: `${value}` }),
     apply: (s, i) => {
@@ -116,7 +119,7 @@ const kinds: readonly Kind[] = [
   },
   {
     name: 'queue',
-    model: queue() as Model<never, JepsenOp, JepsenOp>,
+    model: erase(queue()),
     init: [],
     input: (f, _, value) => (f % 2 === 0 ? { f: 'dequeue' } : { f: 'enqueue', value }),
     apply: (s, i) => {
@@ -129,11 +132,11 @@ const kinds: readonly Kind[] = [
     // A register whose writes may be lost (a nondeterministic model): a write leaves the
     // new value or the old one.
     name: 'lossy register',
-    model: {
+    model: erase<unknown>({
       init: null,
-      step: (s: unknown, i: JepsenOp, o: JepsenOp | undefined, outcome) =>
+      step: (s, i, o, outcome) =>
         i.f === 'read' ? (outcome !== 'ok' || (o?.value ?? null) === s ? [s] : []) : outcome === 'fail' ? [s] : s === i.value ? [s] : [s, i.value],
-    } as Model<never, JepsenOp, JepsenOp>,
+    }),
     init: null,
     input: (f, _, value) => (f % 2 === 0 ? { f: 'read' } : { f: 'write', value }),
     apply: (s, i) => (i.f === 'read' ? [s, s, 'ok'] : [i.value, i.value, 'ok']),
@@ -152,8 +155,10 @@ const opArb = fc.record({
   wrong: fc.nat(3),
 })
 
+type Spec = typeof opArb extends fc.Arbitrary<infer T> ? T : never
+
 /** A history made by running the operations at random instants within their intervals, some answers then corrupted. */
-const historyOf = (kind: Kind, specs: readonly fc.RecordValue<typeof opArb extends fc.Arbitrary<infer T> ? { [K in keyof T]: T[K] } : never>[]) => {
+const historyOf = (kind: Kind, specs: readonly Spec[]) => {
   const order = specs.map((s, i) => ({ s, i, at: s.call + s.point * s.length })).sort((a, b) => a.at - b.at || a.i - b.i)
   let state = kind.init
   const ops = new Array<Op>(specs.length)

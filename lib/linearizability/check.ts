@@ -71,10 +71,45 @@ export interface Failure {
  * const r = checkLinearizable(history, casRegister(), { timeout: 1000 })
  * r.kind // 'ok' | 'illegal' | 'unknown'
  */
-export type CheckResult =
-  | { readonly kind: 'ok' }
-  | { readonly kind: 'illegal'; readonly failures: readonly Failure[] }
-  | { readonly kind: 'unknown'; readonly reason: string }
+export type CheckResult = CheckOk | CheckIllegal | CheckUnknown
+
+/**
+ * A linearization exists.
+ *
+ * @example
+ * checkLinearizable([], register()) // { kind: 'ok' }
+ */
+export interface CheckOk {
+  /** What was found. */
+  readonly kind: 'ok'
+}
+
+/**
+ * No linearization exists.
+ *
+ * @example
+ * const r = checkLinearizable(history, register())
+ * if (r.kind === 'illegal') console.log(r.failures.map((f) => f.words).join('\n'))
+ */
+export interface CheckIllegal {
+  /** What was found. */
+  readonly kind: 'illegal'
+  /** The failing part the search found first (it stops there, as Porcupine does). */
+  readonly failures: readonly Failure[]
+}
+
+/**
+ * The time ran out before an answer.
+ *
+ * @example
+ * checkLinearizable(history, register(), { timeout: 0 }) // { kind: 'unknown', reason: 'no answer within the 0 ms timeout' }
+ */
+export interface CheckUnknown {
+  /** What was found. */
+  readonly kind: 'unknown'
+  /** Why there is no answer. */
+  readonly reason: string
+}
 
 const HEAD = 0
 /** Steps a part's search takes per turn: long enough that a turn's overhead is nothing. */

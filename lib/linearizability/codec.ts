@@ -14,13 +14,8 @@ const stamp = new t.Type<number, number, unknown>(
   (n) => n,
 )
 
-/**
- * The io-ts codec of one operation in the plain JSON form (input and output are any JSON).
- *
- * @example
- * OperationCodec.is({ process: 'a', input: 1, output: 2, outcome: 'ok', call: 0, return: 1 }) // true
- */
-export const OperationCodec = t.intersection([
+/** The io-ts codec of one operation in the plain JSON form (input and output are any JSON). */
+const OperationCodec = t.intersection([
   t.type({
     process: t.union([t.string, t.Int]),
     input: t.unknown,
@@ -31,13 +26,8 @@ export const OperationCodec = t.intersection([
   t.partial({ return: stamp }),
 ])
 
-/**
- * The io-ts codec of a history in the plain JSON form.
- *
- * @example
- * HistoryCodec.is([]) // true
- */
-export const HistoryCodec = t.readonlyArray(OperationCodec)
+/** The io-ts codec of a history in the plain JSON form. */
+const HistoryCodec = t.readonlyArray(OperationCodec)
 
 /**
  * Reads a history from parsed JSON: `Right` of the history, or `Left` of a

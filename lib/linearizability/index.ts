@@ -24,9 +24,9 @@
  * @module
  */
 export { checkLinearizable } from './check.js'
-export type { CheckOptions, CheckResult, Failure } from './check.js'
-export { type Model, type JepsenOp, register, casRegister, keyValue, set, queue } from './model.js'
+export type { CheckOptions, CheckResult, CheckOk, CheckIllegal, CheckUnknown, Failure } from './check.js'
+export { type Model, type JepsenOp, type SetState, register, casRegister, keyValue, set, queue } from './model.js'
 export { type History, type HistoryEvent, type Operation, type Outcome, type Process, fromOperations, fromEvents } from './history.js'
-export { decode, encode, HistoryCodec, OperationCodec } from './codec.js'
+export { decode, encode } from './codec.js'
 export * as Jepsen from './jepsen.js'
 export { type PictureOptions, picture } from './picture.js'

@@ -13,6 +13,7 @@
 import { parseEDNString } from 'edn-data'
 import { TimingWheelError, show } from '../errors.js'
 import { type History, type HistoryEvent, type Outcome, fromEvents } from './history.js'
+import type { JepsenOp } from './model.js'
 
 const types: readonly string[] = ['invoke', 'ok', 'fail', 'info']
 
@@ -36,7 +37,7 @@ const lines = (text: string): string[] => {
  * readEdn('{:process 0, :type :invoke, :f :get, :key "x", :value nil}\n{:process 0, :type :ok, :f :get, :key "x", :value "1"}')
  * // [{ process: 0, input: { f: 'get', key: 'x', value: null }, output: { f: 'get', key: 'x', value: '1' }, outcome: 'ok', call: 0, return: 1 }]
  */
-export const readEdn = (text: string): History => {
+export const readEdn = (text: string): History<JepsenOp, JepsenOp> => {
   const events: HistoryEvent[] = []
   lines(text).forEach((source, i) => {
     if (source.trim() === '') return
@@ -49,9 +50,10 @@ export const readEdn = (text: string): History => {
     if (typeof type !== 'string' || !types.includes(type)) {
       throw new TimingWheelError('InvalidArgument', `line ${i + 1}'s :type must be :invoke, :ok, :fail or :info, got ${show(type)}`)
     }
+    if (typeof value['f'] !== 'string') throw new TimingWheelError('InvalidArgument', `line ${i + 1}'s :f must be a keyword or string, got ${show(value['f'])}`)
     events.push({ type: type as Outcome | 'invoke', process, value, time: typeof time === 'number' ? time : i })
   })
-  return fromEvents(events)
+  return fromEvents(events) as History<JepsenOp, JepsenOp>
 }
 
 const utilLine = /^INFO\s+jepsen\.util\s+-\s+(\S+)\s+:(\S+)\s+:(\S+)\s*(.*)$/
@@ -63,7 +65,7 @@ const utilLine = /^INFO\s+jepsen\.util\s+-\s+(\S+)\s+:(\S+)\s+:(\S+)\s*(.*)$/
  * readUtilLog('INFO  jepsen.util - 2\t:invoke\t:cas\t[3 0]\nINFO  jepsen.util - 2\t:fail\t:cas\t[3 0]')
  * // [{ process: 2, input: { f: 'cas', value: [3, 0] }, output: { f: 'cas', value: [3, 0] }, outcome: 'fail', call: 0, return: 1 }]
  */
-export const readUtilLog = (text: string): History => {
+export const readUtilLog = (text: string): History<JepsenOp, JepsenOp> => {
   const events: HistoryEvent[] = []
   lines(text).forEach((source, i) => {
     const m = utilLine.exec(source)
@@ -74,5 +76,5 @@ export const readUtilLog = (text: string): History => {
     const value = m[4]!.trim() === '' ? null : parseValue(m[4]!, i + 1)
     events.push({ type: m[2] as Outcome | 'invoke', process, value: { f: m[3]!, value }, time: i })
   })
-  return fromEvents(events)
+  return fromEvents(events) as History<JepsenOp, JepsenOp>
 }

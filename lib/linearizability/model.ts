@@ -191,8 +191,13 @@ export const keyValue = (init: unknown = null): Model<unknown, JepsenOp, JepsenO
   ...valueModel,
 })
 
-/** A set as its elements' JSON texts, sorted: one text per set, so equal sets are equal values. */
-type SetState = readonly string[]
+/**
+ * The `set` model's state: its elements' JSON texts, sorted, so equal sets are equal values.
+ *
+ * @example
+ * const s: SetState = ['1', '"a"']
+ */
+export type SetState = readonly string[]
 
 /**
  * A set, empty at first: `{ f: 'add', value }`, `{ f: 'read' }` answering `{ value: [...] }`
