@@ -116,15 +116,18 @@ const HEAD = 0
 const TURN = 20_000
 const NIL = -1
 
-/** A fixed pseudo-random word per operation (xorshift32): the same run, the same memo keys. */
+/**
+ * A fixed pseudo-random word per operation: murmur3's finalizer of its index. Not a
+ * linear generator such as xorshift: the XOR of a linear generator's words is itself
+ * linear, so many sets of operations XOR to the same word and crowd one memo slot.
+ */
 const zobristWords = (n: number): Int32Array => {
   const z = new Int32Array(n)
-  let x = 0x2545f491
   for (let i = 0; i < n; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    z[i] = x
+    let x = Math.imul(i + 1, 0x9e3779b9)
+    x = Math.imul(x ^ (x >>> 16), 0x85ebca6b)
+    x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35)
+    z[i] = x ^ (x >>> 16)
   }
   return z
 }
@@ -152,9 +155,14 @@ interface Search<S, I, O> {
   readonly words: number
   readonly linearized: Uint32Array
   readonly zobrist: Int32Array
-  /** The memo, open addressing: `table[h]` is 1 + a slot, 0 empty; a slot's key, bits and state. */
+  /**
+   * The memo, open addressing: bucket `h` is `table[2h]`, a key, and `table[2h + 1]`, 1 + its
+   * slot (0: empty). The key sits beside the slot so that a probe reads one cache line; the
+   * slot's bits and state are read only when the key matches.
+   */
   table: Int32Array
-  memoKeys: Int32Array
+  /** How many slots `memoBits` has room for. */
+  capacity: number
   memoBits: Uint32Array
   readonly memoStates: S[]
   readonly stackEntry: Int32Array
@@ -214,8 +222,8 @@ const createSearch = <S, I, O>(model: Completed<S, I, O>, ops: History<I, O>): S
     words,
     linearized: new Uint32Array(words),
     zobrist: zobristWords(n),
-    table: new Int32Array(256),
-    memoKeys: new Int32Array(64),
+    table: new Int32Array(2 * 256),
+    capacity: 64,
     memoBits: new Uint32Array(64 * words),
     memoStates: [],
     stackEntry: new Int32Array(n),
@@ -234,21 +242,22 @@ const createSearch = <S, I, O>(model: Completed<S, I, O>, ops: History<I, O>): S
 /** Doubles the memo's table (rehashing every slot) and, when full, its slots. */
 const growMemo = (search: Search<unknown, unknown, unknown>): void => {
   const count = search.memoStates.length
-  if (count === search.memoKeys.length) {
-    const keys = new Int32Array(count * 2)
-    keys.set(search.memoKeys)
-    search.memoKeys = keys
+  if (count === search.capacity) {
+    search.capacity *= 2
     const bits = new Uint32Array(count * 2 * search.words)
     bits.set(search.memoBits)
     search.memoBits = bits
   }
-  if (count * 2 >= search.table.length) {
-    const table = new Int32Array(search.table.length * 2)
-    const mask = table.length - 1
-    for (let slot = 0; slot < count; slot++) {
-      let h = search.memoKeys[slot]! & mask
-      while (table[h] !== 0) h = (h + 1) & mask
-      table[h] = slot + 1
+  const old = search.table
+  if (count * 4 >= old.length) {
+    const table = new Int32Array(old.length * 2)
+    const mask = (table.length >>> 1) - 1
+    for (let b = 0; b < old.length; b += 2) {
+      if (old[b + 1] === 0) continue
+      let h = old[b]! & mask
+      while (table[2 * h + 1] !== 0) h = (h + 1) & mask
+      table[2 * h] = old[b]!
+      table[2 * h + 1] = old[b + 1]!
     }
     search.table = table
   }
@@ -305,11 +314,11 @@ const runSearch = <S, I, O>(search: Search<S, I, O>, budget: number): PartResult
       zob ^= zobrist[op]!
       const key = (zob ^ Math.imul(hash(s), 0x9e3779b1)) | 0
       const table = search.table
-      const mask = table.length - 1
+      const mask = (table.length >>> 1) - 1
       let h = key & mask
       let seen = false
-      for (let slot = table[h]! - 1; slot !== -1; h = (h + 1) & mask, slot = table[h]! - 1) {
-        if (search.memoKeys[slot] !== key) continue
+      for (let slot = table[2 * h + 1]! - 1; slot !== -1; h = (h + 1) & mask, slot = table[2 * h + 1]! - 1) {
+        if (table[2 * h] !== key) continue
         const bits = search.memoBits
         const base = slot * words
         let same = true
@@ -326,11 +335,11 @@ const runSearch = <S, I, O>(search: Search<S, I, O>, budget: number): PartResult
       }
       if (!seen) {
         const slot = memoStates.length
-        table[h] = slot + 1
-        search.memoKeys[slot] = key
+        table[2 * h] = key
+        table[2 * h + 1] = slot + 1
         search.memoBits.set(linearized, slot * words)
         memoStates.push(s)
-        if (memoStates.length === search.memoKeys.length || memoStates.length * 2 >= table.length) growMemo(search as Search<unknown, unknown, unknown>)
+        if (memoStates.length === search.capacity || memoStates.length * 4 >= table.length) growMemo(search as Search<unknown, unknown, unknown>)
         stackEntry[depth] = entry
         stackState[depth] = state
         stackAlts[depth] = alts

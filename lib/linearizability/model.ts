@@ -76,6 +76,9 @@ export const hashString = (s: string): number => {
   return h | 0
 }
 
+/** No state: the operation cannot happen here. One array for every such answer (the search never changes it). */
+const none: readonly never[] = Object.freeze([])
+
 /** The JSON text of a value, with `undefined` as `null` (as a read of nothing answers). */
 const text = (v: unknown): string => JSON.stringify(v ?? null)
 
@@ -105,15 +108,15 @@ const unknownF = (f: unknown, allowed: string): never => {
 const registerStep = (state: unknown, input: JepsenOp, output: JepsenOp | undefined, outcome: Outcome, cas: boolean): readonly unknown[] => {
   switch (input.f) {
     case 'read':
-      return outcome !== 'ok' || sameValue(answer(output), state) ? [state] : []
+      return outcome !== 'ok' || sameValue(answer(output), state) ? [state] : none
     case 'write':
       return outcome === 'fail' ? [state] : [input.value ?? null]
     case 'cas': {
       if (!cas) return unknownF(input.f, "'read' or 'write'")
       const [from, to] = Array.isArray(input.value) ? input.value : [undefined, undefined]
       const matches = sameValue(from, state)
-      if (outcome === 'ok') return matches ? [to ?? null] : []
-      if (outcome === 'fail') return matches ? [] : [state]
+      if (outcome === 'ok') return matches ? [to ?? null] : none
+      if (outcome === 'fail') return matches ? none : [state]
       return [matches ? (to ?? null) : state]
     }
     default:
@@ -168,7 +171,7 @@ export const keyValue = (init: unknown = null): Model<unknown, JepsenOp, JepsenO
     switch (i.f) {
       case 'get':
       case 'read':
-        return outcome !== 'ok' || sameValue(answer(o), s) ? [s] : []
+        return outcome !== 'ok' || sameValue(answer(o), s) ? [s] : none
       case 'put':
       case 'write':
         return outcome === 'fail' ? [s] : [i.value ?? null]
@@ -216,9 +219,9 @@ export const set = (): Model<SetState, JepsenOp, JepsenOp> => ({
     if (i.f !== 'read') return unknownF(i.f, "'add' or 'read'")
     if (outcome !== 'ok') return [s]
     const read = answer(o)
-    if (!Array.isArray(read)) return []
+    if (!Array.isArray(read)) return none
     const seen = [...new Set(read.map(text))].sort()
-    return seen.length === s.length && seen.every((v, k) => v === s[k]) ? [s] : []
+    return seen.length === s.length && seen.every((v, k) => v === s[k]) ? [s] : none
   },
   hash: (s) => hashString(s.join('\u0000')),
   equal: (a, b) => a.length === b.length && a.every((v, k) => v === b[k]),
@@ -241,8 +244,8 @@ export const queue = (): Model<readonly unknown[], JepsenOp, JepsenOp> => ({
     if (outcome === 'fail') return [s]
     if (outcome === 'info') return [s.length === 0 ? s : s.slice(1)]
     const got = answer(o)
-    if (s.length === 0) return got === null ? [s] : []
-    return sameValue(got, s[0]) ? [s.slice(1)] : []
+    if (s.length === 0) return got === null ? [s] : none
+    return sameValue(got, s[0]) ? [s.slice(1)] : none
   },
   hash: (s) => hashString(text(s)),
   equal: (a, b) => a.length === b.length && a.every((v, k) => sameValue(v, b[k])),
