@@ -266,6 +266,20 @@ describe('checkLinearizable examples', () => {
     expect(r.kind === 'illegal' && r.failures[0]).toMatchObject({ part: 1, parts: 2, failing: 2, prefix: [1] })
   })
 
+  it('allFailures reports every failing part, in part order', () => {
+    const h = [
+      op(0, { f: 'put', key: 'a', value: 'x' }, undefined, 0, 1),
+      op(1, { f: 'get', key: 'b' }, { f: 'get', value: 'z' }, 0, 1),
+      op(0, { f: 'get', key: 'a' }, { f: 'get', value: 'y' }, 2, 3),
+    ]
+    const r = checkLinearizable(h, keyValue(), { allFailures: true })
+    expect(r.kind === 'illegal' && r.failures.map((f) => [f.part, f.failing])).toEqual([
+      [0, 2],
+      [1, 1],
+    ])
+    expect(checkLinearizable(h, keyValue()).kind === 'illegal' && (checkLinearizable(h, keyValue()) as { failures: unknown[] }).failures).toHaveLength(1)
+  })
+
   it('a set: reads see every add that returned before them', () => {
     const h = [op(0, { f: 'add', value: 1 }, undefined, 0, 1), op(1, { f: 'add', value: 2 }, undefined, 0, 4), op(2, { f: 'read' }, { f: 'read', value: [1] }, 2, 3)]
     expect(checkLinearizable(h, set()).kind).toBe('ok')

@@ -39,6 +39,12 @@ import { type Model, complete } from './model.js'
 export interface CheckOptions {
   /** ms of search in all before the answer is `unknown`; default: no limit. */
   readonly timeout?: number
+  /**
+   * Search every part to its end and report each illegal one, rather than stopping at the
+   * first (Porcupine's way, and the default: a part may take far longer to prove illegal
+   * than another). With a timeout, the answer is `unknown` only if no part was found illegal.
+   */
+  readonly allFailures?: boolean
 }
 
 /**
@@ -94,7 +100,7 @@ export interface CheckOk {
 export interface CheckIllegal {
   /** What was found. */
   readonly kind: 'illegal'
-  /** The failing part the search found first (it stops there, as Porcupine does). */
+  /** The failing part the search found first (it stops there, as Porcupine does), or with `allFailures` every failing part, in part order. */
   readonly failures: readonly Failure[]
 }
 
@@ -411,19 +417,25 @@ export const checkLinearizable = <S, I, O>(history: History<I, O>, model: Model<
   }
   // The parts in turns, until one is illegal (then the others do not matter) or all are ok.
   const searches: (Search<S, I, O> | undefined)[] = parts.map((part) => createSearch(m, part))
+  const failures: Failure[] = []
   let open = searches.length
   while (open > 0) {
-    if (performance.now() > deadline) return { kind: 'unknown', reason: `no answer within the ${timeout} ms timeout` }
+    if (performance.now() > deadline) {
+      return failures.length > 0 ? { kind: 'illegal', failures } : { kind: 'unknown', reason: `no answer within the ${timeout} ms timeout` }
+    }
     for (let k = 0; k < searches.length; k++) {
       const search = searches[k]
       const r = search === undefined ? undefined : runSearch(search, TURN)
       if (r === undefined) continue
       searches[k] = undefined
       open--
-      if (r.kind === 'illegal') return { kind: 'illegal', failures: [failure(m, parts, k, r.prefix, r.states, indexOf)] }
+      if (r.kind === 'illegal') {
+        failures.push(failure(m, parts, k, r.prefix, r.states, indexOf))
+        if (options.allFailures !== true) return { kind: 'illegal', failures }
+      }
     }
   }
-  return { kind: 'ok' }
+  return failures.length > 0 ? { kind: 'illegal', failures: failures.sort((a, b) => a.part - b.part) } : { kind: 'ok' }
 }
 
 /** Part `k`'s failure, in indices of the whole history and in words. */
