@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A register server; `stale` makes it answer reads with the first value it ever held. */
 const run = (stale: boolean) => {
-  const sim = S.create<{ f: string; value?: number }>({ seed: 3, network: { latency: { min: 5, max: 5 } } })
+  const sim = S.create<{ f: string; value?: number | null }>({ seed: 3, network: { latency: { min: 5, max: 5 } } })
   S.addHost(sim, 'server', (host) => {
     let value: number | null = null
     let first: number | null = null
@@ -27,7 +27,7 @@ const run = (stale: boolean) => {
         value = m.value!
         first ??= value
       }
-      S.send(host, from, { f: m.f, value: (m.f === 'read' && stale ? first : value) ?? undefined })
+      S.send(host, from, { f: m.f, value: m.f === 'read' && stale ? first : value })
     })
   })
   S.addHost(sim, 'client', (host) => {

@@ -408,11 +408,14 @@ export const checkLinearizable = <S, I, O>(history: History<I, O>, model: Model<
   }
   const deadline = performance.now() + timeout
   const parts = m.partition === undefined ? [history] : m.partition(history)
-  const indexOf = new Map<Operation<I, O>, number>()
-  history.forEach((op, i) => indexOf.set(op, i))
-  for (const part of parts) {
-    for (const op of part) {
-      if (!indexOf.has(op)) throw new TimingWheelError('InvalidArgument', `the model's partition returned an operation not in the history: ${show(op)}`)
+  // Where each operation of a part is in the history; not needed when the part is the history.
+  const indexOf = m.partition === undefined ? undefined : new Map<Operation<I, O>, number>()
+  if (indexOf !== undefined) {
+    history.forEach((op, i) => indexOf.set(op, i))
+    for (const part of parts) {
+      for (const op of part) {
+        if (!indexOf.has(op)) throw new TimingWheelError('InvalidArgument', `the model's partition returned an operation not in the history: ${show(op)}`)
+      }
     }
   }
   // The parts in turns, until one is illegal (then the others do not matter) or all are ok.
@@ -438,31 +441,44 @@ export const checkLinearizable = <S, I, O>(history: History<I, O>, model: Model<
   return failures.length > 0 ? { kind: 'illegal', failures: failures.sort((a, b) => a.part - b.part) } : { kind: 'ok' }
 }
 
-/** Part `k`'s failure, in indices of the whole history and in words. */
+/**
+ * Part `k`'s failure, in indices of the whole history (`indexOf`; none: the part is the
+ * history). Its states and words are made when first read: a check whose failure is only
+ * counted does not pay for them.
+ */
 const failure = <S, I, O>(
   m: Completed<S, I, O>,
   parts: readonly History<I, O>[],
   k: number,
   prefix: readonly number[],
   states: readonly unknown[],
-  indexOf: ReadonlyMap<Operation<I, O>, number>,
+  indexOf: ReadonlyMap<Operation<I, O>, number> | undefined,
 ): Failure => {
   const part = parts[k]!
-  const op = part[blocking(part, prefix)]!
+  const failing = blocking(part, prefix)
+  const index = (i: number): number => (indexOf === undefined ? i : indexOf.get(part[i]!)!)
+  let stateWords: readonly string[] | undefined
+  let words: string | undefined
   const said = (o: Operation<I, O>): string => `${m.describe(o.input, o.output, o.outcome)} by ${show(o.process)}`
-  const stateWords = states.map((s) => m.describeState(s as S))
-  const last = prefix.slice(-3).map((i) => said(part[i]!))
   return {
     part: k,
     parts: parts.length,
-    prefix: prefix.map((i) => indexOf.get(part[i]!)!),
-    states: stateWords,
-    failing: indexOf.get(op)!,
-    words:
-      `${parts.length > 1 ? `part ${k + 1} of ${parts.length}: ` : ''}` +
-      `after ${prefix.length} operation${prefix.length === 1 ? '' : 's'} in a linearizable order` +
-      `${last.length === 0 ? '' : ` (ending ${last.join(', ')})`}, state ${stateWords.at(-1) ?? m.describeState(m.init)}, ` +
-      `${said(op)} [${op.call}, ${op.outcome === 'info' ? '…' : op.return}] cannot be placed: ` +
-      `no order of the operations overlapping it explains its answer`,
+    prefix: prefix.map(index),
+    failing: index(failing),
+    get states(): readonly string[] {
+      return (stateWords ??= states.map((s) => m.describeState(s as S)))
+    },
+    get words(): string {
+      if (words !== undefined) return words
+      const op = part[failing]!
+      const last = prefix.slice(-3).map((i) => said(part[i]!))
+      words =
+        `${parts.length > 1 ? `part ${k + 1} of ${parts.length}: ` : ''}` +
+        `after ${prefix.length} operation${prefix.length === 1 ? '' : 's'} in a linearizable order` +
+        `${last.length === 0 ? '' : ` (ending ${last.join(', ')})`}, state ${this.states.at(-1) ?? m.describeState(m.init)}, ` +
+        `${said(op)} [${op.call}, ${op.outcome === 'info' ? '…' : op.return}] cannot be placed: ` +
+        `no order of the operations overlapping it explains its answer`
+      return words
+    },
   }
 }
