@@ -1,9 +1,10 @@
 /**
  * The picture of a history: one self-contained HTML file (no network, no library), after
  * Porcupine's visualization. One lane per process; each operation a bar from its call to
- * its return (an `info` bar runs to the end, dashed); on `illegal`, the longest
- * linearizable prefix is marked (each bar numbered by its place in it) and the operation
- * that cannot be placed is red. Hovering a bar shows its values: the operation in the
+ * its return (an `info` bar is dashed, with a dotted tail to the end: it stays open); on
+ * `illegal`, the longest linearizable prefix is marked (each bar numbered by its place in
+ * it), the operation that cannot be placed is red, and with a partitioned model the other
+ * parts' operations are faded. Hovering a bar shows its values: the operation in the
  * model's words, input, output, outcome, stamps, and the model's state after it when it is
  * in the prefix.
  *
@@ -48,6 +49,12 @@ export const picture = <S, I, O>(history: History<I, O>, model: Model<S, I, O>, 
   failure?.prefix.forEach((i, k) => place.set(i, k))
   const stamps = [...new Set(history.flatMap((op) => (op.return === undefined ? [op.call] : [op.call, op.return])))].sort((a, b) => a - b)
   const rank = new Map(stamps.map((t, k) => [t, k]))
+  // With a partitioned model, the failing part's operations stand out; the others are faded.
+  const elsewhere = new Set<number>()
+  if (failure !== undefined && m.partition !== undefined) {
+    const at = new Map(history.map((op, i) => [op, i]))
+    for (const part of m.partition(history)) if (!part.includes(history[failure.failing]!)) for (const op of part) elsewhere.add(at.get(op)!)
+  }
   const data = {
     title: options.title ?? 'Linearizability',
     verdict: result.kind,
@@ -58,7 +65,9 @@ export const picture = <S, I, O>(history: History<I, O>, model: Model<S, I, O>, 
     ops: history.map((op, i) => ({
       process: op.process,
       from: rank.get(op.call)!,
-      to: op.outcome === 'info' ? stamps.length : rank.get(op.return!)!,
+      to: op.return === undefined ? rank.get(op.call)! : rank.get(op.return)!,
+      open: op.outcome === 'info',
+      elsewhere: elsewhere.has(i),
       call: op.call,
       return: op.return ?? null,
       outcome: op.outcome,
@@ -84,6 +93,8 @@ h1{font-size:18px;margin:0 0 6px}
 .op{position:absolute;height:18px;top:4px;border-radius:3px;background:#9db7d6;border:1px solid #58799e;box-sizing:border-box;font-size:11px;overflow:hidden;white-space:nowrap;padding:0 3px;cursor:default}
 .op.fail{background:#e4e4e4;border-color:#999}
 .op.info{background:repeating-linear-gradient(45deg,#f3e6b5,#f3e6b5 6px,#fff 6px,#fff 10px);border:1px dashed #a08a2a}
+.tail{position:absolute;height:0;border-top:2px dotted #a08a2a;pointer-events:none}
+.op.elsewhere{opacity:.35}
 .op.linearized{background:#8fd19e;border-color:#2f7d43}
 .op.failing{background:#ff6b6b;border:2px solid #8b0000;z-index:3}
 .op:hover{outline:2px solid #000}
@@ -123,11 +134,22 @@ h1{font-size:18px;margin:0 0 6px}
   var tip = document.getElementById('tip');
   data.ops.forEach(function (op, i) {
     var bar = document.createElement('div');
-    bar.className = 'op ' + op.outcome + (op.place !== null ? ' linearized' : '') + (op.failing ? ' failing' : '');
+    bar.className = 'op ' + op.outcome + (op.place !== null ? ' linearized' : '') + (op.failing ? ' failing' : '') + (op.elsewhere ? ' elsewhere' : '');
     bar.dataset.index = String(i);
     bar.style.left = (LEFT + op.from * UNIT) + 'px';
     bar.style.width = Math.max(8, (op.to - op.from) * UNIT + UNIT / 2) + 'px';
-    bar.style.top = (laneOf[typeof op.process + ':' + op.process] * LANE + 4) + 'px';
+    var top = laneOf[typeof op.process + ':' + op.process] * LANE + 4;
+    bar.style.top = top + 'px';
+    if (op.open) {
+      // Open to the end: a dotted tail from when the client gave up, low in the lane, so that
+      // the process's later operations stay readable.
+      var tail = document.createElement('div');
+      tail.className = 'tail';
+      tail.style.left = (LEFT + op.to * UNIT + UNIT / 2) + 'px';
+      tail.style.top = (top + 19) + 'px';
+      tail.style.width = Math.max(0, (data.stamps - op.to) * UNIT) + 'px';
+      chart.appendChild(tail);
+    }
     bar.textContent = (op.place !== null ? (op.place + 1) + '. ' : '') + op.words;
     bar.addEventListener('mouseenter', function (e) {
       tip.textContent = op.words + '\\nprocess ' + op.process + ', ' + op.outcome + ', called at ' + op.call +
