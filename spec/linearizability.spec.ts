@@ -211,6 +211,14 @@ describe('checkLinearizable agrees with a brute force over all orders', () => {
           const r = checkLinearizable(history, kind.model)
           expect(r.kind).toBe(expected ? 'ok' : 'illegal')
           if (!corrupted) expect(r.kind).toBe('ok')
+          if (r.kind === 'ok') {
+            // The linearization found is one: every operation once, in real-time order, each step allowed.
+            expect(r.linearization.flat().sort((a, b) => a - b)).toEqual(history.map((_, i) => i))
+            for (const order of r.linearization) {
+              const part = [...order].sort((a, b) => a - b)
+              expect(isLinearizablePrefix(part.map((i) => history[i]!), kind.model, order.map((i) => part.indexOf(i)))).toBe(true)
+            }
+          }
           if (r.kind === 'illegal') {
             illegal++
             const failure = r.failures[0]!

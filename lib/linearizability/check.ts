@@ -83,11 +83,13 @@ export type CheckResult = CheckOk | CheckIllegal | CheckUnknown
  * A linearization exists.
  *
  * @example
- * checkLinearizable([], register()) // { kind: 'ok' }
+ * checkLinearizable([], register()) // { kind: 'ok', linearization: [[]] }
  */
 export interface CheckOk {
   /** What was found. */
   readonly kind: 'ok'
+  /** For each part, the linearization found: indices into the history, in order. */
+  readonly linearization: readonly (readonly number[])[]
 }
 
 /**
@@ -421,6 +423,7 @@ export const checkLinearizable = <S, I, O>(history: History<I, O>, model: Model<
   // The parts in turns, until one is illegal (then the others do not matter) or all are ok.
   const searches: (Search<S, I, O> | undefined)[] = parts.map((part) => createSearch(m, part))
   const failures: Failure[] = []
+  const linearization: (readonly number[])[] = []
   let open = searches.length
   while (open > 0) {
     if (performance.now() > deadline) {
@@ -435,10 +438,10 @@ export const checkLinearizable = <S, I, O>(history: History<I, O>, model: Model<
       if (r.kind === 'illegal') {
         failures.push(failure(m, parts, k, r.prefix, r.states, indexOf))
         if (options.allFailures !== true) return { kind: 'illegal', failures }
-      }
+      } else linearization[k] = indexOf === undefined ? r.prefix : r.prefix.map((i) => indexOf.get(parts[k]![i]!)!)
     }
   }
-  return failures.length > 0 ? { kind: 'illegal', failures: failures.sort((a, b) => a.part - b.part) } : { kind: 'ok' }
+  return failures.length > 0 ? { kind: 'illegal', failures: failures.sort((a, b) => a.part - b.part) } : { kind: 'ok', linearization }
 }
 
 /**

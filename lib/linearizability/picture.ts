@@ -45,8 +45,10 @@ export const picture = <S, I, O>(history: History<I, O>, model: Model<S, I, O>, 
     throw new TimingWheelError('InvalidArgument', `result must be what checkLinearizable returned, got ${show(result)}`)
   }
   const failure = result.kind === 'illegal' ? result.failures[0] : undefined
+  // Each operation's place in the failing part's longest prefix, or in its part's linearization.
   const place = new Map<number, number>()
   failure?.prefix.forEach((i, k) => place.set(i, k))
+  if (result.kind === 'ok') for (const order of result.linearization) order.forEach((i, k) => place.set(i, k))
   const stamps = [...new Set(history.flatMap((op) => (op.return === undefined ? [op.call] : [op.call, op.return])))].sort((a, b) => a - b)
   const rank = new Map(stamps.map((t, k) => [t, k]))
   // With a partitioned model, the failing part's operations stand out; the others are faded.
@@ -75,7 +77,7 @@ export const picture = <S, I, O>(history: History<I, O>, model: Model<S, I, O>, 
       input: json(op.input),
       output: op.outcome === 'info' ? 'unknown' : json(op.output),
       place: place.get(i) ?? null,
-      state: place.has(i) ? failure!.states[place.get(i)!] ?? null : null,
+      state: failure !== undefined && place.has(i) ? failure.states[place.get(i)!] ?? null : null,
       failing: failure?.failing === i,
     })),
   }
@@ -112,6 +114,7 @@ h1{font-size:18px;margin:0 0 6px}
   var data = JSON.parse(document.getElementById('data').textContent);
   var UNIT = 26, LANE = 26, LEFT = 80;
   document.getElementById('title').textContent = data.title;
+  document.querySelector('.op-key').textContent = data.verdict === 'ok' ? 'linearized (numbered in order)' : 'in the longest linearizable prefix (numbered)';
   var summary = document.getElementById('summary');
   var verdict = document.createElement('div');
   verdict.className = 'verdict-' + data.verdict;
@@ -155,7 +158,7 @@ h1{font-size:18px;margin:0 0 6px}
       tip.textContent = op.words + '\\nprocess ' + op.process + ', ' + op.outcome + ', called at ' + op.call +
         (op.outcome === 'info' ? ', open to the end' : ', returned at ' + op['return']) +
         '\\ninput: ' + op.input + '\\noutput: ' + op.output +
-        (op.place !== null ? '\\nplace ' + (op.place + 1) + ' in the longest linearizable prefix; state after: ' + op.state : '') +
+        (op.place !== null ? '\\nplace ' + (op.place + 1) + (data.verdict === 'ok' ? ' in the linearization of its part' : ' in the longest linearizable prefix; state after: ' + op.state) : '') +
         (op.failing ? '\\ncannot be placed after that prefix' : '');
       tip.style.display = 'block';
       tip.style.left = Math.min(e.clientX + 12, window.innerWidth - 540) + 'px';
