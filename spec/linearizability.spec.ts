@@ -23,6 +23,7 @@ import {
   encode,
   fromEvents,
   keyValue,
+  picture,
   queue,
   register,
   set,
@@ -371,7 +372,8 @@ describe('hostile input: a TimingWheelError naming the value, nothing checked', 
     ['a negative timeout', () => checkLinearizable([good], register(), { timeout: -1 }), /timeout must be a number of ms in \[0, Infinity\], got -1/],
     ['a cut EDN line', () => Jepsen.readEdn('{:type :invoke, :process 0'), /line 1 must be an EDN map, got "{:type :invoke, :process 0"/],
     ['an EDN line with a bad type', () => Jepsen.readEdn('{:type :done, :process 0}'), /line 1's :type must be :invoke, :ok, :fail or :info, got "done"/],
-    ['a completion with no call', () => Jepsen.readUtilLog('INFO  jepsen.util - 3\t:ok\t:read\t1'), /event 0 is a 'ok' of process 3, which has no open call/],
+    ['a picture of something not checked', () => picture([good], register(), { kind: 'maybe' } as never), /result must be what checkLinearizable returned, got \{"kind":"maybe"\}/],
+        ['a completion with no call', () => Jepsen.readUtilLog('INFO  jepsen.util - 3\t:ok\t:read\t1'), /event 0 is a 'ok' of process 3, which has no open call/],
   ]
   for (const [name, run, message] of cases) {
     it(name, () => {

@@ -77,5 +77,7 @@ describe('histories in the simulation', () => {
     expect(() => S.invoke(sim, 1.5, {})).toThrow(TimingWheelError)
     expect(() => S.complete(sim, 'a', 'done' as never)).toThrow(/outcome must be 'ok', 'fail' or 'info', got "done"/)
     expect(S.log(sim)).toEqual([])
+    S.event(sim, 'history', 'not a record')
+    expect(() => S.history(sim)).toThrow(/a 'history' event at 0 must hold \{ type, process, value \}, got "not a record"/)
   })
 })

@@ -79,7 +79,10 @@ export const history = <M>(source: Simulation<M> | ReadonlyArray<LogEntry<M>>): 
   const events: HistoryEvent[] = []
   for (const e of entries) {
     if (e.kind !== 'event' || e.name !== 'history') continue
-    const r = e.data as HistoryRecord
+    const r = e.data as HistoryRecord | undefined
+    if (typeof r !== 'object' || r === null) {
+      throw new TimingWheelError('InvalidArgument', `a 'history' event at ${e.at} must hold { type, process, value }, got ${show(r)}`)
+    }
     events.push({ type: r.type, process: r.process, value: r.value, time: e.at })
   }
   return fromEvents(events)
