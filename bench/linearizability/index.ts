@@ -12,6 +12,10 @@
  * CPU have passed, and the time is the mean: a history checked in 0.1 ms is timed over
  * a hundred runs rather than one. Quote ratios: the machine is shared.
  */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { Jepsen, casRegister, checkLinearizable, keyValue } from '../../dist/lib/linearizability/index.js'
 import { median } from '../runner.js'
@@ -114,3 +118,31 @@ for (const [label, only] of [
   )
 }
 console.log(`histories where the plain search was faster (medians): ${slower} of ${rows.length}`)
+
+/** Porcupine's CPU seconds for its etcd and kv tests, when Go and /usr/bin/time are here. */
+const porcupine = (checkout: string): void => {
+  if (spawnSync('go', ['version']).status !== 0 || !existsSync('/usr/bin/time')) {
+    console.log('Porcupine: not timed (needs go and /usr/bin/time on this machine)')
+    return
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'porcupine-'))
+  try {
+    const binary = join(dir, 'porcupine.test')
+    execFileSync('go', ['test', '-c', '-o', binary, '.'], { cwd: checkout, env: { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=mod' }, stdio: 'ignore' })
+    for (const [label, tests] of [
+      ['etcd', 'TestEtcdJepsen'],
+      ['kv', 'TestKv(1|10|50)Client'],
+    ] as const) {
+      const cpu = Array.from({ length: rounds }, () => {
+        const r = spawnSync('/usr/bin/time', ['-f', '%U %S', binary, '-test.run', tests, '-test.count=1'], { cwd: checkout, env: { ...process.env, GOMAXPROCS: '1' }, encoding: 'utf8' })
+        if (!r.stdout.includes('PASS')) throw new Error(`Porcupine's ${label} tests did not pass: ${r.stdout.slice(-300)}`)
+        const [user, sys] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number)
+        return (user! + sys!) * 1000
+      })
+      console.log(`Porcupine (Go, GOMAXPROCS=1) ${label}: ${ms(median(cpu))} ms CPU for the process, parsing included (rounds ${ms(Math.min(...cpu))} to ${ms(Math.max(...cpu))})`)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+porcupine(positionals[0]!)
