@@ -12,7 +12,8 @@
  * The seam with clockArb's order exploration is the clock: `create({ seed, clock })` runs the
  * simulation on an exploring clock, and a property draws both arbitraries.
  */
-import fc from 'fast-check'
+import { createRequire } from 'node:module'
+import type * as FastCheck from 'fast-check'
 import { TimingWheelError, show } from '../errors.js'
 import { fail, maxDelay, maxOffset } from './checks.js'
 import { type Simulation, checkDelay, crash, heal, hold, partition, pause, release, restart, resume, skew } from './simulation.js'
@@ -86,6 +87,24 @@ export interface FaultScheduleOptions {
   readonly maxDriftPpm?: number
 }
 
+/**
+ * fast-check, loaded when `faultScheduleArb` is first called: it is an optional peer, and
+ * the rest of the entry (create, install, applySchedule, describeSchedule) imports and runs
+ * without it, as ES module and as CommonJS.
+ */
+let loaded: typeof FastCheck | undefined
+const fastCheck = (): typeof FastCheck => {
+  if (loaded !== undefined) return loaded
+  const load = typeof require === 'function' ? require : createRequire(import.meta.url)
+  try {
+    const m = load('fast-check') as typeof FastCheck & { default?: typeof FastCheck }
+    loaded = m.default ?? m
+  } catch (cause) {
+    throw new Error('faultScheduleArb needs fast-check, an optional peer of timing-wheel: npm install --save-dev fast-check', { cause })
+  }
+  return loaded
+}
+
 const allKinds: ReadonlyArray<Fault['kind']> = ['partition', 'hold', 'crash', 'pause', 'skew']
 
 const bad = (message: string): never => {
@@ -105,7 +124,8 @@ const count = (what: string, n: unknown, max: number): number =>
  *   const sim = create({ seed: schedule.seed }); ...; applySchedule(sim, schedule); ...
  * }))
  */
-export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<FaultSchedule> => {
+export const faultScheduleArb = (opts: FaultScheduleOptions): FastCheck.Arbitrary<FaultSchedule> => {
+  const fc = fastCheck()
   if (typeof opts !== 'object' || opts === null) bad(`fault schedule options ${show(opts)} is not an object`)
   const hosts = opts.hosts
   if (!Array.isArray(hosts) || hosts.length === 0 || !hosts.every((h) => typeof h === 'string')) {
@@ -128,7 +148,7 @@ export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<Fault
   const pair = fc
     .tuple(fc.nat(hosts.length - 1), fc.nat(Math.max(0, hosts.length - 2)))
     .map(([i, j]) => [hosts[i]!, hosts[j >= i ? j + 1 : j]!] as const)
-  const faultOf = (kind: Fault['kind']): fc.Arbitrary<Fault> => {
+  const faultOf = (kind: Fault['kind']): FastCheck.Arbitrary<Fault> => {
     switch (kind) {
       case 'partition':
       case 'hold':
@@ -152,7 +172,7 @@ export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<Fault
 
 /** The schedule, printing as its description in fast-check's reports. */
 const withDescription = (s: FaultSchedule): FaultSchedule =>
-  Object.defineProperty(s, fc.toStringMethod, { value: () => describeSchedule(s), enumerable: false })
+  Object.defineProperty(s, fastCheck().toStringMethod, { value: () => describeSchedule(s), enumerable: false })
 
 const arrow = (f: { from: string; to: string; oneWay: boolean }): string => `${f.from} ${f.oneWay ? '->' : '<->'} ${f.to}`
 
