@@ -28,7 +28,7 @@
  */
 import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
-import { checkDelay, fail, fn, maxDelay, skewOf } from './checks.js'
+import { checkDelay, fail, fn, maxDelay, refuseAsync, skewOf } from './checks.js'
 import { fault, record } from './log.js'
 import { linkOf, prepend, redeliver } from './network.js'
 import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
@@ -91,6 +91,19 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
 
 /** The names of the hosts, in the order they were added. */
 export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map((h) => h.name)
+
+/**
+ * Host `name`'s current context: the one its latest boot received, so that code outside
+ * the host acts through the incarnation that is running (the context `addHost` returned
+ * goes stale at the first crash). While the host is crashed, it is the crashed
+ * incarnation's: sends through it are logged as dropped, `'stale'`. Throws
+ * `InvalidArgument` for an unknown host.
+ *
+ * @example
+ * restart(sim, 'server')
+ * send(host(sim, 'client'), 'server', 'ping')
+ */
+export const host = <M>(sim: Simulation<M>, name: string): Host<M> => hostOf(sim, name).context
 
 /** What host `name`'s boot returned, for its current incarnation; `none` while it is crashed. */
 export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string): O.Option<S> => {
@@ -159,7 +172,9 @@ export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number 
   const { sim, state: h, incarnation } = ctx
   const id = ++h.nextTimer
   const run = (): void => {
-    if (h.timers.delete(id)) f()
+    if (!h.timers.delete(id)) return
+    const result: unknown = f()
+    if (sim.syncRun) refuseAsync(`${show(h.name)}'s timer callback`, result)
   }
   armTimer(sim, h, id, trueDelay(h, ms), () => runAsHost(sim, h, incarnation, run))
   return id
@@ -190,7 +205,8 @@ export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number
   const run = (): void => {
     if (!h.timers.has(id)) return
     arm()
-    f()
+    const result: unknown = f()
+    if (sim.syncRun) refuseAsync(`${show(h.name)}'s interval callback`, result)
   }
   arm()
   return id

@@ -24,6 +24,7 @@ export {
   create,
   addHost,
   hosts,
+  host,
   state,
   status,
   onMessage,
@@ -53,6 +54,8 @@ export {
   setFault,
   run,
   runAsync,
+  runUntil,
+  runUntilQuiet,
 } from './simulation.js'
 export { type InstallOptions, install, uninstall } from './install.js'
 export {

@@ -31,7 +31,8 @@
 import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { linkParams, options } from './checks.js'
+import { linkParams, options, refuseAsync } from './checks.js'
+import { show } from '../errors.js'
 import { fault, linkFault, record } from './log.js'
 import {
   type Batch,
@@ -169,8 +170,8 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
   const receive = h.receive
   if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
   record(sim, m, 'delivered')
-  if (sim.enter === direct) receive(m.from.name, m.message)
-  else sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  const result: unknown = sim.enter === direct ? receive(m.from.name, m.message) : sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  if (sim.syncRun) refuseAsync(`${show(h.name)}'s message handler`, result)
 }
 
 const latency = (sim: Simulation<unknown>, link: LinkParams): number =>

@@ -14,7 +14,9 @@ import { show } from '../errors.js'
 import { createClock } from '../fake-timers/index.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { checkDelayLong, fail, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
+import * as O from '#fp-ts/Option.js'
+import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
+import { inFlight } from './network.js'
 import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
 
 export * from './state.js'
@@ -46,6 +48,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     faults: new Map(),
     enter: direct,
     uninstall: undefined,
+    syncRun: false,
   }
 }
 
@@ -135,8 +138,47 @@ export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void =
 
 /** Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock. */
 export const run = <M>(sim: Simulation<M>, ms: number): void => {
-  sim.clock.tick(checkDelayLong(ms))
+  const checked = checkDelayLong(ms)
+  const outer = sim.syncRun
+  sim.syncRun = true
+  try {
+    sim.clock.tick(checked)
+  } finally {
+    sim.syncRun = outer
+  }
 }
+
+/**
+ * Runs the simulation 1 ms at a time until `predicate` holds (checked first, then after
+ * each ms), for at most `within` ms. Returns the ms it ran, or `none` if `predicate` still
+ * failed at the bound. Throws `TimeOutOfRange` for a bound outside [0, 2^31 - 1] and
+ * `InvalidArgument` for a predicate that is not a function.
+ *
+ * @example
+ * const elected = runUntil(sim, () => leaders(sim).length === 1, 10_000) // some(ms) or none
+ */
+export const runUntil = <M>(sim: Simulation<M>, predicate: () => boolean, within: number): O.Option<number> => {
+  fn('predicate', predicate)
+  const bound = checkDelay('within', within)
+  for (let ms = 0; ; ms++) {
+    if (predicate()) return O.some(ms)
+    if (ms + 1 > bound) return O.none
+    run(sim, 1)
+  }
+}
+
+/** Whether nothing is left to run: no message in flight, held or stalled, no host timer pending. */
+const quiet = <M>(sim: Simulation<M>): boolean => inFlight(sim) === 0 && sim.order.every((h) => h.timers.size === 0 && h.stalled.length === 0)
+
+/**
+ * Runs until the simulation is quiet (no message in flight, held or stalled and no host
+ * timer pending: an interval never lets it be), for at most `within` ms. Returns the ms it
+ * ran, or `none` at the bound.
+ *
+ * @example
+ * expect(runUntilQuiet(sim, 60_000)).toEqual(O.some(137))
+ */
+export const runUntilQuiet = <M>(sim: Simulation<M>, within: number): O.Option<number> => runUntil(sim, () => quiet(sim), within)
 
 /** The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code. */
 export const runAsync = async <M>(sim: Simulation<M>, ms: number): Promise<void> => {

@@ -217,6 +217,8 @@ export interface Simulation<M = unknown> {
   enter: Enter
   /** @internal */
   uninstall: (() => void) | undefined
+  /** @internal True while `run` (not `runAsync`) moves the clock: host code returning a promise is then refused. */
+  syncRun: boolean
 }
 
 /** Which way a link operation goes: both by default, or `from` to `to` only. */
