@@ -14,8 +14,11 @@
  *   so a crashed host's leftover callbacks cannot act.
  * - `timers` maps a host timer's id to its clock timer, so that a crash clears them all.
  * - A paused host runs nothing: its timers and messages queue in `stalled` and run in
- *   arrival order, one clock macrotask each, when it resumes (a message is checked again
- *   then, as on arrival); a crash drops the messages stalled.
+ *   arrival order, one clock macrotask each, when it resumes (a message goes back to the
+ *   head of its link and is checked again then, as on arrival); a crash drops the
+ *   messages stalled.
+ * - A host timer longer than a clock's 2^31 - 1 ms (a drift near -1 divides a delay by
+ *   almost 0) is a chain of clock timers, `timers` holding the current one.
  *
  * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
  * with `Date` (install.ts): a per-host view of one true clock (madsim's and turmoil's nodes

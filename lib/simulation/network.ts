@@ -4,12 +4,19 @@
  *
  * Representation.
  *
- * - A message in flight is a timer of the clock (whose timers are a timing wheel's alarms:
- *   constant time each, however many are in flight) at its arrival time. Its arrival is a
- *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
- *   is ordered with the hosts' timers by time, then by when it was set. A batch of arrivals
- *   in one timer would be cheaper, but would run handlers back to back with no microtask
- *   between them, an order Node never produces.
+ * - A message in flight has a token on the clock (a timer, whose timers are a timing
+ *   wheel's alarms: constant time each, however many are in flight) at its arrival time.
+ *   Its arrival is a macrotask of its own, as a socket's is: microtasks and `await`s run
+ *   between two, and it is ordered with the hosts' timers by time, then by when it was set.
+ *   A batch of arrivals in one timer would be cheaper, but would run handlers back to back
+ *   with no microtask between them, an order Node never produces.
+ * - An in-order message waits in its link's `queue`, and its token is the link: a link's
+ *   token delivers the link's oldest message, whichever token it is. So a link stays FIFO
+ *   even when a token comes late: fake-timers runs a 0 ms timer set during a tick 1 ms
+ *   later, which is what a 0 ms send, a `release` or a `resume` from a timer sets; a
+ *   message never arrives before its time, as tokens and messages share one order. A
+ *   message drawn to be reordered is its own token. A released or resumed message goes
+ *   back at the head of its link's queue, with a token for now.
  * - With `batch`, the messages in flight are alarms of a timing wheel of their own (1 ms
  *   precision: an alarm's interval is its arrival ms, and alarms of one interval fire in
  *   the order added, Guarantee 3), and one clock timer, armed at the earliest, delivers
@@ -25,8 +32,10 @@
  * - On the hot path (`send`, arrival), a message is one record and one clock timer with
  *   its arguments (no closure), and a context is recognised by its class.
  *
- * Invariants: `wire` counts the messages' timers not yet fired (with `batch`, the alarms
- * of its wheel); a held link's messages are in its `heldQueue`, in arrival order.
+ * Invariants: `wire` counts the tokens not yet fired (clock timers, or with `batch` the
+ * alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
+ * reordered message in flight; a link's queue is in the order its messages reach the far
+ * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
 import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
