@@ -90,6 +90,7 @@ const rows: Row[] = [
   ['faultScheduleArb: window', 'InvalidArgument', badWholeMs, (_w, v) => S.faultScheduleArb({ hosts: ['a'], window: v as number, kinds: ['crash'] })],
   ['faultScheduleArb: hosts', 'InvalidArgument', fc.oneof(fc.constant([]), nonNumber.filter((x) => !Array.isArray(x))), (_w, v) => S.faultScheduleArb({ hosts: v as string[], window: 10 })],
   ['create: clock', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'object' || x === null || !('tick' in x)), (_w, v) => S.create({ seed: 1, clock: v as never })],
+  ['create: onError', 'InvalidArgument', fc.oneof(fc.string(), nonNumber).filter((x) => !['fail', 'crash', 'record'].includes(x as string)), (_w, v) => S.create({ seed: 1, onError: v as never })],
   ['event: name', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'string'), (w, v) => S.event(w.sim, v as string)],
   ['event: name from a host', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'string'), (w, v) => S.event(w.a, v as string)],
   ['event: source', 'InvalidArgument', nonNumber.filter((x) => typeof x !== 'object' || x === null), (_w, v) => S.event(v as Host<number>, 'e')],

@@ -66,3 +66,51 @@ describe.each([false, true])('running (batch %s)', (batch) => {
     expect(S.runUntilQuiet(sim, 100)).toEqual(O.none)
   })
 })
+
+describe.each([false, true])('errors thrown by host code, under a policy (batch %s)', (batch) => {
+  const world = (onError?: 'fail' | 'crash' | 'record') => {
+    const sim = S.create<string>({ seed: 1, batch, ...(onError === undefined ? {} : { onError }) })
+    const got: string[] = []
+    const a = S.addHost(sim, 'a', (h) => void S.setTimeout(h, () => { throw new Error('timer of a') }, 3))
+    S.addHost(sim, 'b', (h) =>
+      S.onMessage(h, (_f, m) => {
+        if (m === 'boom') throw new Error('handler of b')
+        got.push(m)
+      }),
+    )
+    S.send(a, 'b', 'boom')
+    S.send(a, 'b', 'after')
+    return { sim, got }
+  }
+  const uncaught = (sim: ReturnType<typeof world>['sim']) =>
+    S.log(sim).flatMap((e) => (e.kind === 'event' ? [`${e.at} ${e.host} ${e.name} ${(e.data as Error).message}`] : e.kind === 'fault' ? [`${e.at} ${e.action} ${e.hosts.join()}`] : []))
+
+  it("'fail' (the default) lets the first error out of run", () => {
+    expect(() => S.run(world().sim, 5)).toThrow('handler of b')
+  })
+
+  it("'record' logs each as its host's event 'uncaught' and goes on", () => {
+    const { sim, got } = world('record')
+    S.run(sim, 5)
+    expect(got).toEqual(['after'])
+    expect(uncaught(sim)).toEqual(['1 b uncaught handler of b', '3 a uncaught timer of a'])
+  })
+
+  it("'crash' logs it and crashes that host, as Node would end its process", () => {
+    const { sim, got } = world('crash')
+    S.run(sim, 5)
+    expect(got).toEqual([])
+    expect(uncaught(sim)).toEqual(['1 b uncaught handler of b', '1 crash b', '3 a uncaught timer of a', '3 crash a'])
+    expect([S.status(sim, 'a').up, S.status(sim, 'b').up]).toEqual([false, false])
+  })
+
+  it('a boot that throws, and a policy that is not one', () => {
+    const sim = S.create<string>({ seed: 1, batch, onError: 'crash' })
+    S.addHost(sim, 'c', () => {
+      throw new Error('boot of c')
+    })
+    expect(S.status(sim, 'c').up).toBe(false)
+    expect(uncaught(sim)).toEqual(['0 c uncaught boot of c', '0 crash c'])
+    expect(() => S.create({ seed: 1, onError: 'ignore' as never })).toThrow(TimingWheelError)
+  })
+})

@@ -42,7 +42,15 @@ export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.context = context
   h.up = true
   h.paused = false
-  const value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  let value: unknown
+  if (sim.onError === 'fail') value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  else {
+    try {
+      value = sim.enter(context as Host<unknown>, () => h.boot(context))
+    } catch (e) {
+      return sim.hostError(h, e)
+    }
+  }
   // A boot that crashed or restarted its host returns a value of a gone incarnation.
   if (context.incarnation === h.incarnation && h.up) h.value = value
 }
@@ -156,7 +164,24 @@ export const monotonic = <M>(host: Host<M>): number => {
 export const runAsHost = <M>(sim: Simulation<M>, h: HostState<M>, incarnation: number, f: () => void): void => {
   if (h.incarnation !== incarnation || !h.up) return
   if (h.paused) h.stalled.push(f)
-  else sim.enter(h.context as Host<unknown>, f)
+  else if (sim.onError === 'fail') sim.enter(h.context as Host<unknown>, f)
+  else {
+    try {
+      sim.enter(h.context as Host<unknown>, f)
+    } catch (e) {
+      sim.hostError(h, e)
+    }
+  }
+}
+
+/**
+ * @internal What host code of `h` threw, under `onError` 'crash' or 'record': logged as
+ * the host's event `'uncaught'`, and with 'crash' the host crashes, as Node would end its
+ * process.
+ */
+export const hostError = <M>(sim: Simulation<M>, h: HostState<M>, error: unknown): void => {
+  sim.log?.push(error === undefined ? { kind: 'event', at: sim.clock.now, host: h.name, name: 'uncaught' } : { kind: 'event', at: sim.clock.now, host: h.name, name: 'uncaught', data: error })
+  if (sim.onError === 'crash') crash(sim, h.name)
 }
 
 /** @internal */

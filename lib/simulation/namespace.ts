@@ -21,6 +21,7 @@ export {
   type FaultAction,
   type HostEntry,
   type DropReason,
+  type ErrorPolicy,
   create,
   addHost,
   hosts,

@@ -179,7 +179,16 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
   const receive = h.receive
   if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
   record(sim, m, 'delivered')
-  const result: unknown = sim.enter === direct ? receive(m.from.name, m.message) : sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  let result: unknown
+  if (sim.onError === 'fail') {
+    result = sim.enter === direct ? receive(m.from.name, m.message) : sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  } else {
+    try {
+      result = sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+    } catch (e) {
+      return sim.hostError(h, e)
+    }
+  }
   if (sim.syncRun) refuseAsync(`${show(h.name)}'s message handler`, result)
 }
 

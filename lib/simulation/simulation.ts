@@ -17,6 +17,7 @@ import * as Random from './random.js'
 import * as O from '#fp-ts/Option.js'
 import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
 import { inFlight } from './network.js'
+import { hostError } from './hosts.js'
 import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
 
 export * from './state.js'
@@ -28,7 +29,7 @@ export { checkDelay } from './checks.js'
 /** @internal Builds a simulation on `clock` from checked options. */
 export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simulation<M> => {
   const buggify = opts.buggify === true ? {} : opts.buggify === false || opts.buggify === undefined ? undefined : opts.buggify
-  return {
+  const sim: Simulation<M> = {
     clock,
     random: Random.create(opts.seed),
     hosts: new Map(),
@@ -49,7 +50,10 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     enter: direct,
     uninstall: undefined,
     syncRun: false,
+    onError: opts.onError ?? 'fail',
+    hostError: (h, e) => hostError(sim, h, e),
   }
+  return sim
 }
 
 /** @internal Checks `create`'s and `install`'s options, refusing before any clock is made. */
@@ -70,6 +74,9 @@ export const checkOptions = (value: unknown): SimulationOptions => {
     const b = options<BuggifyOptions>('buggify', o.buggify)
     if (b.activate !== undefined) probability('buggify.activate', b.activate)
     if (b.fire !== undefined) probability('buggify.fire', b.fire)
+  }
+  if (o.onError !== undefined && !['fail', 'crash', 'record'].includes(o.onError)) {
+    fail('InvalidArgument', `onError ${show(o.onError)} is not one of "fail", "crash", "record"`)
   }
   const clock = o.clock as Partial<SimulationClock> | undefined
   const isClock = (c: Partial<SimulationClock>): boolean =>

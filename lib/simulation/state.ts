@@ -84,7 +84,18 @@ export interface SimulationOptions {
    * `@sinonjs/fake-timers`, clockArb's exploring clock, whose timer order then varies too).
    */
   readonly clock?: SimulationClock
+  /**
+   * What an error thrown by host code (boot, message handler, timer callback) does: `'fail'`
+   * (the default) lets it out of `run`, as the clock rethrows it; `'crash'` crashes that
+   * host, as Node ends the process, and logs it; `'record'` only logs it. The log entry is
+   * an event named `'uncaught'` of that host, its data the value thrown. Errors of async
+   * continuations (rejections) are not caught.
+   */
+  readonly onError?: ErrorPolicy
 }
+
+/** What an error thrown by host code does: see `SimulationOptions.onError`. */
+export type ErrorPolicy = 'fail' | 'crash' | 'record'
 
 /** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
 export interface Host<M = unknown> {
@@ -217,6 +228,10 @@ export interface Simulation<M = unknown> {
   enter: Enter
   /** @internal */
   uninstall: (() => void) | undefined
+  /** @internal */
+  readonly onError: ErrorPolicy
+  /** @internal Handles what host code of `h` threw under `onError` 'crash' or 'record' (hosts.ts). */
+  hostError: (h: HostState<M>, error: unknown) => void
   /** @internal True while `run` (not `runAsync`) moves the clock: host code returning a promise is then refused. */
   syncRun: boolean
 }
