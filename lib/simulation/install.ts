@@ -25,6 +25,7 @@ import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
 import * as Random from './random.js'
 import { maxDelay } from './checks.js'
+import type { Registry } from './preload.js'
 import { type Host, type HostState, type Simulation, type SimulationOptions, build, checkOptions, now, runAsHost, trueDelay } from './simulation.js'
 
 /** `install`'s options: those of `create` but `clock`. */
@@ -145,6 +146,16 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     }
     const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
     undo.push(patch(g, name, Object.defineProperties(wrapper, own)))
+  }
+  const registry = g[Symbol.for('timing-wheel/simulation/preload') as unknown as string] as Registry | undefined
+  if (registry !== undefined) {
+    const process = g['process'] as Record<string, unknown> | undefined
+    const installed: Record<string, unknown> = { nextTick: process?.['nextTick'] }
+    for (const name of ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask']) installed[name] = g[name]
+    registry.route = (name) => (name.startsWith('clear') || store.getStore() !== undefined ? (installed[name] as (...args: unknown[]) => unknown) : undefined)
+    undo.push(() => {
+      registry.route = undefined
+    })
   }
   if (g['Date'] === clock.Date) {
     const ClockDate = clock.Date
