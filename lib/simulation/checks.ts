@@ -91,3 +91,13 @@ export const skewOf = (value: unknown): { offset: number | undefined; drift: num
 /** @internal */
 export const checkDelayLong = (ms: unknown): number =>
   isNumber(ms) && ms >= 0 && ms <= maxOffset ? ms : fail('TimeOutOfRange', `run ${show(ms)} is not a number of ms in [0, ${maxOffset}]`)
+
+/**
+ * @internal Refuses host code that returned a promise under `run`: its continuation would
+ * run after the clock moved on and read the wrong `now`.
+ */
+export const refuseAsync = (what: string, result: unknown): void => {
+  if (typeof (result as { then?: unknown } | null | undefined)?.then === 'function') {
+    fail('InvalidArgument', `${what} returned a promise under run: its continuation would run later and see the wrong time; use runAsync for async host code`)
+  }
+}

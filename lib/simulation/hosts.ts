@@ -14,8 +14,11 @@
  *   so a crashed host's leftover callbacks cannot act.
  * - `timers` maps a host timer's id to its clock timer, so that a crash clears them all.
  * - A paused host runs nothing: its timers and messages queue in `stalled` and run in
- *   arrival order, one clock macrotask each, when it resumes (a message is checked again
- *   then, as on arrival); a crash drops the messages stalled.
+ *   arrival order, one clock macrotask each, when it resumes (a message goes back to the
+ *   head of its link and is checked again then, as on arrival); a crash drops the
+ *   messages stalled.
+ * - A host timer longer than a clock's 2^31 - 1 ms (a drift near -1 divides a delay by
+ *   almost 0) is a chain of clock timers, `timers` holding the current one.
  *
  * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
  * with `Date` (install.ts): a per-host view of one true clock (madsim's and turmoil's nodes
@@ -28,10 +31,10 @@
  */
 import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
-import { checkDelay, fail, fn, skewOf } from './checks.js'
+import { checkDelay, fail, fn, maxDelay, refuseAsync, skewOf } from './checks.js'
 import { fault, record } from './log.js'
-import { enqueue } from './network.js'
-import { type Boot, type Host, type HostState, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
+import { linkOf, prepend, redeliver } from './network.js'
+import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
 
 /** @internal */
 export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
@@ -39,7 +42,17 @@ export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.context = context
   h.up = true
   h.paused = false
-  h.value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  let value: unknown
+  if (sim.onError === 'fail') value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  else {
+    try {
+      value = sim.enter(context as Host<unknown>, () => h.boot(context))
+    } catch (e) {
+      return sim.hostError(h, e)
+    }
+  }
+  // A boot that crashed or restarted its host returns a value of a gone incarnation.
+  if (context.incarnation === h.incarnation && h.up) h.value = value
 }
 
 /**
@@ -90,6 +103,19 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
 /** The names of the hosts, in the order they were added. */
 export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map((h) => h.name)
 
+/**
+ * Host `name`'s current context: the one its latest boot received, so that code outside
+ * the host acts through the incarnation that is running (the context `addHost` returned
+ * goes stale at the first crash). While the host is crashed, it is the crashed
+ * incarnation's: sends through it are logged as dropped, `'stale'`. Throws
+ * `InvalidArgument` for an unknown host.
+ *
+ * @example
+ * restart(sim, 'server')
+ * send(host(sim, 'client'), 'server', 'ping')
+ */
+export const host = <M>(sim: Simulation<M>, name: string): Host<M> => hostOf(sim, name).context
+
 /** What host `name`'s boot returned, for its current incarnation; `none` while it is crashed. */
 export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string): O.Option<S> => {
   const h = hostOf(sim as Simulation<unknown>, name)
@@ -138,7 +164,24 @@ export const monotonic = <M>(host: Host<M>): number => {
 export const runAsHost = <M>(sim: Simulation<M>, h: HostState<M>, incarnation: number, f: () => void): void => {
   if (h.incarnation !== incarnation || !h.up) return
   if (h.paused) h.stalled.push(f)
-  else sim.enter(h.context as Host<unknown>, f)
+  else if (sim.onError === 'fail') sim.enter(h.context as Host<unknown>, f)
+  else {
+    try {
+      sim.enter(h.context as Host<unknown>, f)
+    } catch (e) {
+      sim.hostError(h, e)
+    }
+  }
+}
+
+/**
+ * @internal What host code of `h` threw, under `onError` 'crash' or 'record': logged as
+ * the host's event `'uncaught'`, and with 'crash' the host crashes, as Node would end its
+ * process.
+ */
+export const hostError = <M>(sim: Simulation<M>, h: HostState<M>, error: unknown): void => {
+  sim.log?.push(error === undefined ? { kind: 'event', at: sim.clock.now, host: h.name, name: 'uncaught' } : { kind: 'event', at: sim.clock.now, host: h.name, name: 'uncaught', data: error })
+  if (sim.onError === 'crash') crash(sim, h.name)
 }
 
 /** @internal */
@@ -157,13 +200,25 @@ export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number 
   const { sim, state: h, incarnation } = ctx
   const id = ++h.nextTimer
   const run = (): void => {
-    if (h.timers.delete(id)) f()
+    if (!h.timers.delete(id)) return
+    const result: unknown = f()
+    if (sim.syncRun) refuseAsync(`${show(h.name)}'s timer callback`, result)
   }
-  h.timers.set(
-    id,
-    sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), trueDelay(h, ms)),
-  )
+  armTimer(sim, h, id, trueDelay(h, ms), () => runAsHost(sim, h, incarnation, run))
   return id
+}
+
+/**
+ * Arms host timer `id` on the clock `delay` true ms from now, in steps of at most 2^31 - 1
+ * ms: a clock, as Node, runs a longer delay after 1 ms, and a host's delay divided by a
+ * drift near -1 can be far longer.
+ */
+const armTimer = (sim: Simulation<unknown>, h: HostState<unknown>, id: number, delay: number, fire: () => void): void => {
+  const step = Math.min(delay, maxDelay)
+  const next = (): void => {
+    if (h.timers.has(id)) armTimer(sim, h, id, delay - step, fire)
+  }
+  h.timers.set(id, sim.clock.setTimeout(step === delay ? fire : next, step))
 }
 
 /** Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late. */
@@ -174,24 +229,22 @@ export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number
   if (!live(ctx)) return 0
   const { sim, state: h, incarnation } = ctx
   const id = ++h.nextTimer
-  const arm = (): void => {
-    h.timers.set(
-      id,
-      sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), Math.max(1, trueDelay(h, ms))),
-    )
-  }
+  const arm = (): void => armTimer(sim, h, id, Math.max(1, trueDelay(h, ms)), () => runAsHost(sim, h, incarnation, run))
   const run = (): void => {
     if (!h.timers.has(id)) return
     arm()
-    f()
+    const result: unknown = f()
+    if (sim.syncRun) refuseAsync(`${show(h.name)}'s interval callback`, result)
   }
   arm()
   return id
 }
 
-/** Cancels a timeout or interval of this host; an unknown id is a no-op. */
+/** Cancels a timeout or interval of this host; an unknown id, or a crashed incarnation's context, is a no-op. */
 export const clearTimeout = <M>(host: Host<M>, id: number): void => {
-  const h = contextOf<unknown>(host).state
+  const ctx = contextOf<unknown>(host)
+  if (!live(ctx)) return
+  const h = ctx.state
   const handle = h.timers.get(id)
   if (handle === undefined) return
   h.timers.delete(id)
@@ -240,7 +293,11 @@ export const pause = <M>(sim: Simulation<M>, name: string): void => {
   if (h.up) h.paused = true
 }
 
-/** Resumes host `name`: what came due while it was paused runs, in order, one macrotask each. */
+/**
+ * Resumes host `name`: what came due while it was paused runs, in order, one macrotask
+ * each; a message stalled goes back on its link ahead of those still on the wire (or at
+ * the head of the link's held messages if it is held), so links stay FIFO.
+ */
 export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
   fault(sim, 'resume', [name])
@@ -249,9 +306,24 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const stalled = h.stalled
   h.stalled = []
   const incarnation = h.incarnation
+  const byLink = new Map<Link<M>, Array<Message<M>>>()
+  for (const entry of stalled) {
+    if (typeof entry === 'function') continue
+    const l = linkOf(sim, entry.from, entry.to)
+    const ms = byLink.get(l)
+    if (ms === undefined) byLink.set(l, [entry])
+    else ms.push(entry)
+  }
+  for (const [l, ms] of byLink) {
+    if (l.held) l.heldQueue.unshift(...ms)
+    else prepend(l, ms)
+  }
   for (const entry of stalled) {
     if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
-    else enqueue(sim, entry, sim.clock.now)
+    else {
+      const l = linkOf(sim, entry.from, entry.to)
+      if (!l.held) redeliver(sim, l)
+    }
   }
 }
 

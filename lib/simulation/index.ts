@@ -27,6 +27,7 @@ export type {
   BuggifyOptions,
   Direction,
   DropReason,
+  ErrorPolicy,
   Host,
   Latency,
   LinkOptions,

@@ -21,9 +21,11 @@ export {
   type FaultAction,
   type HostEntry,
   type DropReason,
+  type ErrorPolicy,
   create,
   addHost,
   hosts,
+  host,
   state,
   status,
   onMessage,
@@ -53,6 +55,8 @@ export {
   setFault,
   run,
   runAsync,
+  runUntil,
+  runUntilQuiet,
 } from './simulation.js'
 export { type InstallOptions, install, uninstall } from './install.js'
 export {

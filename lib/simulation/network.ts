@@ -4,12 +4,19 @@
  *
  * Representation.
  *
- * - A message in flight is a timer of the clock (whose timers are a timing wheel's alarms:
- *   constant time each, however many are in flight) at its arrival time. Its arrival is a
- *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
- *   is ordered with the hosts' timers by time, then by when it was set. A batch of arrivals
- *   in one timer would be cheaper, but would run handlers back to back with no microtask
- *   between them, an order Node never produces.
+ * - A message in flight has a token on the clock (a timer, whose timers are a timing
+ *   wheel's alarms: constant time each, however many are in flight) at its arrival time.
+ *   Its arrival is a macrotask of its own, as a socket's is: microtasks and `await`s run
+ *   between two, and it is ordered with the hosts' timers by time, then by when it was set.
+ *   A batch of arrivals in one timer would be cheaper, but would run handlers back to back
+ *   with no microtask between them, an order Node never produces.
+ * - An in-order message waits in its link's `queue`, and its token is the link: a link's
+ *   token delivers the link's oldest message, whichever token it is. So a link stays FIFO
+ *   even when a token comes late: fake-timers runs a 0 ms timer set during a tick 1 ms
+ *   later, which is what a 0 ms send, a `release` or a `resume` from a timer sets; a
+ *   message never arrives before its time, as tokens and messages share one order. A
+ *   message drawn to be reordered is its own token. A released or resumed message goes
+ *   back at the head of its link's queue, with a token for now.
  * - With `batch`, the messages in flight are alarms of a timing wheel of their own (1 ms
  *   precision: an alarm's interval is its arrival ms, and alarms of one interval fire in
  *   the order added, Guarantee 3), and one clock timer, armed at the earliest, delivers
@@ -25,13 +32,16 @@
  * - On the hot path (`send`, arrival), a message is one record and one clock timer with
  *   its arguments (no closure), and a context is recognised by its class.
  *
- * Invariants: `wire` counts the messages' timers not yet fired (with `batch`, the alarms
- * of its wheel); a held link's messages are in its `heldQueue`, in arrival order.
+ * Invariants: `wire` counts the tokens not yet fired (clock timers, or with `batch` the
+ * alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
+ * reordered message in flight; a link's queue is in the order its messages reach the far
+ * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
 import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { linkParams, options } from './checks.js'
+import { linkParams, options, refuseAsync } from './checks.js'
+import { show } from '../errors.js'
 import { fault, linkFault, record } from './log.js'
 import {
   type Batch,
@@ -43,6 +53,7 @@ import {
   type LinkParams,
   type Message,
   type Simulation,
+  type Token,
   contextOf,
   direct,
   hostOf,
@@ -51,24 +62,38 @@ import {
 
 /** @internal */
 export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> =>
-  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity })
+  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity, queue: [], head: 0 })
+
+const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
 /**
- * Puts a message on the wire: a clock timer of its own at its arrival time. Each arrival is
- * then a macrotask, as a socket's is (microtasks and `await`s run between two), ordered
- * with the hosts' timers by time and then by when it was sent.
+ * Puts a token on the wire for `at`: a clock timer of its own (or with `batch` an alarm).
+ * Each arrival is then a macrotask, as a socket's is (microtasks and `await`s run between
+ * two), ordered with the hosts' timers by time and then by when it was set.
  */
-/** @internal */
-export const enqueue = <M>(sim: Simulation<M>, m: Message<M>, at: number): void => {
+const token = <M>(sim: Simulation<M>, t: Token<M>, at: number): void => {
   sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
-    sim.clock.setTimeout(land, at - sim.clock.now, sim, m)
+    sim.clock.setTimeout(land, at - sim.clock.now, sim, t)
     return
   }
-  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), m)
+  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
+
+/**
+ * @internal Puts messages that already reached the link back on it, ahead of those on the
+ * wire; `redeliver` then gives each a token for now (the link's tokens take the oldest first).
+ */
+export const prepend = <M>(link: Link<M>, ms: ReadonlyArray<Message<M>>): void => {
+  if (ms.length === 0) return
+  link.queue = [...ms, ...link.queue.slice(link.head)]
+  link.head = 0
+}
+
+/** @internal A token for now for one message put back on `link` by `prepend`. */
+export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => token(sim, link, sim.clock.now)
 
 /** Batched: the one clock timer, at the earliest arrival. */
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
@@ -79,16 +104,17 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
 
 /**
  * Batched: delivers everything due, in order, including what the handlers send with no
- * latency; then re-arms. A handler that throws does not stop the batch: the first error is
- * rethrown at its end, as a clock rethrows after running the other due timers.
+ * latency; then re-arms. A handler that throws does not stop the batch: the first error
+ * (the first truthy one, as a clock keeps it) is rethrown at its end, as a clock rethrows
+ * after running the other due timers.
  */
 const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armed = undefined
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  const due: Array<Message<M>> = []
-  const take = (alarm: TW.Alarm<Message<M>>): void => {
+  const due: Array<Token<M>> = []
+  const take = (alarm: TW.Alarm<Token<M>>): void => {
     due.push(TW.alarmValue(batch.wheel, alarm))
   }
   let failed = false
@@ -97,11 +123,11 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     TW.advanceClock(batch.wheel, now, take)
     TW.firePastAlarms(batch.wheel, take)
     if (due.length === 0) break
-    for (const m of due) {
+    for (const t of due) {
       try {
-        land(sim, m)
+        land(sim, t)
       } catch (e) {
-        if (!failed) error = e
+        if (!error) error = e
         failed = true
       }
     }
@@ -113,8 +139,24 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   if (failed) throw error
 }
 
-const land = <M>(sim: Simulation<M>, m: Message<M>): void => {
+/**
+ * A token comes due: a link's token delivers the link's oldest in-order message, whichever
+ * token it is. Tokens of one link come due in the order of their messages' arrival times,
+ * but one set for now from a timer fires 1 ms later (fake-timers' rule against loops); so
+ * taking the oldest message keeps the link FIFO, and no message arrives before its time.
+ */
+const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   sim.wire--
+  if (!isLink(t)) return arrive(sim, t)
+  const m = t.queue[t.head]!
+  t.queue[t.head++] = undefined
+  if (t.head === t.queue.length) {
+    t.queue.length = 0
+    t.head = 0
+  } else if (t.head >= 1024 && 2 * t.head >= t.queue.length) {
+    t.queue = t.queue.slice(t.head)
+    t.head = 0
+  }
   arrive(sim, m)
 }
 
@@ -137,8 +179,17 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
   const receive = h.receive
   if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
   record(sim, m, 'delivered')
-  if (sim.enter === direct) receive(m.from.name, m.message)
-  else sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  let result: unknown
+  if (sim.onError === 'fail') {
+    result = sim.enter === direct ? receive(m.from.name, m.message) : sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+  } else {
+    try {
+      result = sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+    } catch (e) {
+      return sim.hostError(h, e)
+    }
+  }
+  if (sim.syncRun) refuseAsync(`${show(h.name)}'s message handler`, result)
 }
 
 const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
@@ -148,9 +199,10 @@ const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => 
   const now = sim.clock.now
   if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
   let at = now + latency(sim as Simulation<unknown>, link)
-  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) at += latency(sim as Simulation<unknown>, link)
-  else at = link.fifoAt = Math.max(at, link.fifoAt)
-  enqueue(sim, m, at)
+  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) return token(sim, m, at + latency(sim as Simulation<unknown>, link))
+  link.fifoAt = Math.max(at, link.fifoAt)
+  link.queue.push(m)
+  token(sim, link, link.fifoAt)
 }
 
 /**
@@ -229,14 +281,15 @@ export const hold = <M>(sim: Simulation<M>, a: string, b: string, direction?: Di
   linkFault(sim, 'hold', a, b, direction)
 }
 
-/** Releases a held link: its held messages arrive now, in the order they reached it. */
+/** Releases a held link: its held messages arrive now, in the order they reached it, before any later message on the link. */
 export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   const ls = links(sim, a, b, direction)
   linkFault(sim, 'release', a, b, direction)
   for (const l of ls) {
     l.held = false
-    const queue = l.heldQueue
+    const held = l.heldQueue
     l.heldQueue = []
-    for (const m of queue) enqueue(sim, m, sim.clock.now)
+    prepend(l, held)
+    for (let i = 0; i < held.length; i++) redeliver(sim, l)
   }
 }

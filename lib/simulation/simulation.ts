@@ -14,8 +14,11 @@ import { show } from '../errors.js'
 import { createClock } from '../fake-timers/index.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { checkDelayLong, fail, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
-import { type Host, type Message, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, direct, simOf } from './state.js'
+import * as O from '#fp-ts/Option.js'
+import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
+import { inFlight } from './network.js'
+import { hostError } from './hosts.js'
+import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
 
 export * from './state.js'
 export * from './log.js'
@@ -26,7 +29,7 @@ export { checkDelay } from './checks.js'
 /** @internal Builds a simulation on `clock` from checked options. */
 export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simulation<M> => {
   const buggify = opts.buggify === true ? {} : opts.buggify === false || opts.buggify === undefined ? undefined : opts.buggify
-  return {
+  const sim: Simulation<M> = {
     clock,
     random: Random.create(opts.seed),
     hosts: new Map(),
@@ -35,7 +38,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     wire: 0,
     batch:
       opts.batch === true
-        ? { wheel: TW.create<Message<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }
+        ? { wheel: TW.create<Token<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }
         : undefined,
     sent: 0,
     log: opts.log === false ? undefined : [],
@@ -46,7 +49,11 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     faults: new Map(),
     enter: direct,
     uninstall: undefined,
+    syncRun: false,
+    onError: opts.onError ?? 'fail',
+    hostError: (h, e) => hostError(sim, h, e),
   }
+  return sim
 }
 
 /** @internal Checks `create`'s and `install`'s options, refusing before any clock is made. */
@@ -68,8 +75,16 @@ export const checkOptions = (value: unknown): SimulationOptions => {
     if (b.activate !== undefined) probability('buggify.activate', b.activate)
     if (b.fire !== undefined) probability('buggify.fire', b.fire)
   }
+  if (o.onError !== undefined && !['fail', 'crash', 'record'].includes(o.onError)) {
+    fail('InvalidArgument', `onError ${show(o.onError)} is not one of "fail", "crash", "record"`)
+  }
   const clock = o.clock as Partial<SimulationClock> | undefined
-  if (clock !== undefined && (typeof clock.setTimeout !== 'function' || typeof clock.clearTimeout !== 'function' || typeof clock.tick !== 'function')) {
+  const isClock = (c: Partial<SimulationClock>): boolean =>
+    (typeof c === 'object' || typeof c === 'function') &&
+    c !== null &&
+    isNumber(c.now) &&
+    (['setTimeout', 'clearTimeout', 'tick', 'tickAsync'] as const).every((k) => typeof c[k] === 'function')
+  if (clock !== undefined && !isClock(clock)) {
     fail('InvalidArgument', `clock ${show(o.clock)} is not a fake-timers clock`)
   }
   return o as SimulationOptions
@@ -130,8 +145,47 @@ export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void =
 
 /** Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock. */
 export const run = <M>(sim: Simulation<M>, ms: number): void => {
-  sim.clock.tick(checkDelayLong(ms))
+  const checked = checkDelayLong(ms)
+  const outer = sim.syncRun
+  sim.syncRun = true
+  try {
+    sim.clock.tick(checked)
+  } finally {
+    sim.syncRun = outer
+  }
 }
+
+/**
+ * Runs the simulation 1 ms at a time until `predicate` holds (checked first, then after
+ * each ms), for at most `within` ms. Returns the ms it ran, or `none` if `predicate` still
+ * failed at the bound. Throws `TimeOutOfRange` for a bound outside [0, 2^31 - 1] and
+ * `InvalidArgument` for a predicate that is not a function.
+ *
+ * @example
+ * const elected = runUntil(sim, () => leaders(sim).length === 1, 10_000) // some(ms) or none
+ */
+export const runUntil = <M>(sim: Simulation<M>, predicate: () => boolean, within: number): O.Option<number> => {
+  fn('predicate', predicate)
+  const bound = checkDelay('within', within)
+  for (let ms = 0; ; ms++) {
+    if (predicate()) return O.some(ms)
+    if (ms + 1 > bound) return O.none
+    run(sim, 1)
+  }
+}
+
+/** Whether nothing is left to run: no message in flight, held or stalled, no host timer pending. */
+const quiet = <M>(sim: Simulation<M>): boolean => inFlight(sim) === 0 && sim.order.every((h) => h.timers.size === 0 && h.stalled.length === 0)
+
+/**
+ * Runs until the simulation is quiet (no message in flight, held or stalled and no host
+ * timer pending: an interval never lets it be), for at most `within` ms. Returns the ms it
+ * ran, or `none` at the bound.
+ *
+ * @example
+ * expect(runUntilQuiet(sim, 60_000)).toEqual(O.some(137))
+ */
+export const runUntilQuiet = <M>(sim: Simulation<M>, within: number): O.Option<number> => runUntil(sim, () => quiet(sim), within)
 
 /** The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code. */
 export const runAsync = async <M>(sim: Simulation<M>, ms: number): Promise<void> => {

@@ -84,7 +84,18 @@ export interface SimulationOptions {
    * `@sinonjs/fake-timers`, clockArb's exploring clock, whose timer order then varies too).
    */
   readonly clock?: SimulationClock
+  /**
+   * What an error thrown by host code (boot, message handler, timer callback) does: `'fail'`
+   * (the default) lets it out of `run`, as the clock rethrows it; `'crash'` crashes that
+   * host, as Node ends the process, and logs it; `'record'` only logs it. The log entry is
+   * an event named `'uncaught'` of that host, its data the value thrown. Errors of async
+   * continuations (rejections) are not caught.
+   */
+  readonly onError?: ErrorPolicy
 }
+
+/** What an error thrown by host code does: see `SimulationOptions.onError`. */
+export type ErrorPolicy = 'fail' | 'crash' | 'record'
 
 /** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
 export interface Host<M = unknown> {
@@ -141,7 +152,13 @@ export interface Link<M> extends LinkParams {
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
+  /** The in-order messages on the wire, oldest first from `head` (a deque: slots before `head` are emptied). */
+  queue: Array<Message<M> | undefined>
+  head: number
 }
+
+/** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
+export type Token<M> = Link<M> | Message<M>
 
 /** @internal */
 export interface Message<M> {
@@ -157,7 +174,7 @@ export interface Message<M> {
 
 /** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  readonly wheel: TW.TimingWheel<Message<M>>
+  readonly wheel: TW.TimingWheel<Token<M>>
   armed: unknown
   armedAt: number
   flushing: boolean
@@ -211,6 +228,12 @@ export interface Simulation<M = unknown> {
   enter: Enter
   /** @internal */
   uninstall: (() => void) | undefined
+  /** @internal */
+  readonly onError: ErrorPolicy
+  /** @internal Handles what host code of `h` threw under `onError` 'crash' or 'record' (hosts.ts). */
+  hostError: (h: HostState<M>, error: unknown) => void
+  /** @internal True while `run` (not `runAsync`) moves the clock: host code returning a promise is then refused. */
+  syncRun: boolean
 }
 
 /** Which way a link operation goes: both by default, or `from` to `to` only. */
