@@ -10,9 +10,10 @@
  *   their operation (`opOf`). An `info` operation's return is after every stamp;
  * - `linearized`: a bitset of the operations placed so far, and `zobrist`, the XOR of a
  *   fixed random word per placed operation, its hash kept as bits flip;
- * - the memo: every (bitset, state) the search has stood at, in a map from a 32-bit key
- *   (zobrist mixed with the state's hash) to the first of a chain of slots; a slot holds a
- *   copy of the bitset and the state;
+ * - the memo: every (bitset, state) the search has stood at. Its 32-bit key is zobrist
+ *   mixed with the state's hash; an open-addressing table (linear probing, at most a quarter
+ *   full) holds each key beside its slot, and a slot holds a copy of the bitset (in one
+ *   growing `Uint32Array`) and the state;
  * - the stack: for each placed operation, its call entry, the state before it, the states
  *   its step offered and which of them is in use.
  *
@@ -28,11 +29,10 @@
  * The longest stack seen is kept (its operations and states): on `illegal` it is the
  * longest linearizable prefix, and the operation of the first return entry left after it
  * is the one that cannot be placed. Parts are searched in turns and the first illegal one
- * ends the check (its failure is the one reported), as in Porcupine.
+ * ends the check (its failure is the one reported), as in Porcupine, unless `allFailures`.
  */
 import { TimingWheelError, show } from '../errors.js'
-import type { History, Operation, Outcome } from './history.js'
-import { fromOperations } from './history.js'
+import { type History, type Operation, type Outcome, fromOperations } from './history.js'
 import { type Model, complete } from './model.js'
 
 /** How long the checker may search. */
