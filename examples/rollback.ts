@@ -163,7 +163,7 @@ export const play = (seed: number, seconds: number): Result => {
   const common = Math.min(a.confirmed, b.confirmed)
   let firstDiff = 0
   for (let f = 1; f <= common && firstDiff === 0; f++) if (a.checksums[f] !== b.checksums[f]) firstDiff = f
-  const log = S.log(sim)
+  const log = S.messages(sim)
   const lost = log.filter((e) => e.reason === 'loss').length
   const inSync = firstDiff === 0 && common === lastFrame
   return {

@@ -30,11 +30,19 @@ describe('the package entry points', () => {
     for (const peer of Object.keys(pkg.peerDependencies)) expect(pkg.peerDependenciesMeta[peer]).toEqual({ optional: true })
   })
 
-  it('timing-wheel/simulation loads pure-rand, its dependency, and fast-check, its peer', async () => {
+  it('timing-wheel/simulation loads pure-rand, its dependency, and not fast-check (faultScheduleArb loads it when called)', async () => {
     const { packages } = await importGraph('timing-wheel/simulation')
-    expect([...packages].sort()).toEqual(['fast-check', 'fp-ts', 'node:async_hooks', 'pure-rand'])
+    expect([...packages].sort()).toEqual(['fp-ts', 'node:async_hooks', 'node:fs', 'node:module', 'pure-rand'])
     const { Simulation } = await import('timing-wheel/simulation')
     expect(Simulation.integer(Simulation.create({ seed: 1 }), 1, 6)).toBe(Simulation.integer(Simulation.create({ seed: 1 }), 1, 6))
+  })
+
+  it('timing-wheel/linearizability loads edn-data and io-ts, its dependencies, and not the simulation', async () => {
+    const { files, packages } = await importGraph('timing-wheel/linearizability')
+    expect([...packages].sort()).toEqual(['edn-data', 'fp-ts', 'io-ts'])
+    expect([...files].some((f) => f.includes('/simulation/'))).toBe(false)
+    const { checkLinearizable, register } = await import('timing-wheel/linearizability')
+    expect(checkLinearizable([], register()).kind).toBe('ok')
   })
 
   it('timing-wheel/testing exports the contract names', async () => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await exec('tar', ['-xzf', packed!.filename], { cwd: project })
   mkdirSync(join(project, 'node_modules', '@types'), { recursive: true })
   renameSync(join(project, 'package'), join(project, 'node_modules', 'timing-wheel'))
-  for (const dep of ['fp-ts', 'io-ts', 'pure-rand', 'fast-check', 'jest-environment-node', 'jest-environment-jsdom', 'vitest', '@types/node']) {
+  for (const dep of ['fp-ts', 'io-ts', 'edn-data', 'pure-rand', 'fast-check', 'jest-environment-node', 'jest-environment-jsdom', 'vitest', '@types/node']) {
     symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep))
   }
   write('package.json', '{ "name": "user", "private": true }\n')

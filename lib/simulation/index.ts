@@ -16,7 +16,7 @@
  * Simulation.addHost(sim, 'server', (host) => Simulation.onMessage(host, (from, m) => Simulation.send(host, from, m.toUpperCase())))
  * Simulation.addHost(sim, 'client', (host) => Simulation.send(host, 'server', 'ping'))
  * Simulation.run(sim, 100)
- * Simulation.log(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message} ${e.outcome}`)
+ * Simulation.messages(sim).map((e) => `${e.at} ${e.from}->${e.to} ${e.message} ${e.outcome}`)
  * // ['20 client->server ping delivered', '45 server->client PING dropped'] (the client has no handler)
  *
  * @module
@@ -27,10 +27,16 @@ export type {
   BuggifyOptions,
   Direction,
   DropReason,
+  ErrorPolicy,
   Host,
   Latency,
   LinkOptions,
   LogEntry,
+  MessageEntry,
+  EventEntry,
+  FaultEntry,
+  FaultAction,
+  HostEntry,
   Simulation as SimulationT,
   SimulationClock,
   SimulationOptions,
@@ -38,3 +44,4 @@ export type {
 } from './simulation.js'
 export type { InstallOptions } from './install.js'
 export type { Fault, FaultSchedule, FaultScheduleOptions, HostFault, LinkFault, SkewFault } from './schedule.js'
+export type { AssertLinearizableOptions, HistoryRecord } from './history.js'

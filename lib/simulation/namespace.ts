@@ -15,10 +15,17 @@ export {
   type Direction,
   type BuggifyOptions,
   type LogEntry,
+  type MessageEntry,
+  type EventEntry,
+  type FaultEntry,
+  type FaultAction,
+  type HostEntry,
   type DropReason,
+  type ErrorPolicy,
   create,
   addHost,
   hosts,
+  host,
   state,
   status,
   onMessage,
@@ -30,6 +37,8 @@ export {
   send,
   inFlight,
   log,
+  messages,
+  event,
   link,
   partition,
   heal,
@@ -46,6 +55,8 @@ export {
   setFault,
   run,
   runAsync,
+  runUntil,
+  runUntilQuiet,
 } from './simulation.js'
 export { type InstallOptions, install, uninstall } from './install.js'
 export {
@@ -60,3 +71,4 @@ export {
   describeSchedule,
   applySchedule,
 } from './schedule.js'
+export { type HistoryRecord, type AssertLinearizableOptions, invoke, complete, history, assertLinearizable } from './history.js'
