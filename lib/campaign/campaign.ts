@@ -127,8 +127,11 @@ export interface Failure {
     /** fast-check's path: `fc.check(property, { seed, path })` replays it. */
     readonly path: string
   }
-  /** Set when the seed's two runs' logs differ: where. */
-  readonly nondeterminism?: Difference
+  /** Set when the seed's two runs' logs differ: where, and what outside the seed the second run called. */
+  readonly nondeterminism?: Difference & {
+    /** The real process's randomness and clocks the run called (`Math.random (12 calls)`): what to install or replace. */
+    readonly outside: readonly string[]
+  }
 }
 
 const allKinds: ReadonlyArray<Fault['kind']> = ['partition', 'hold', 'crash', 'pause', 'skew']
@@ -263,6 +266,34 @@ export interface Trial {
 
 const words = (s: FaultSchedule): string[] => s.faults.map(describeFault)
 
+/** Where a run can reach past its seed: randomness and time of the real process. */
+const outside: ReadonlyArray<readonly [object, string, string]> = [
+  [Math, 'random', 'Math.random'],
+  [Date, 'now', 'Date.now'],
+  [performance, 'now', 'performance.now'],
+]
+
+/**
+ * Runs `f` with the real process's randomness and clocks counting their calls. A run that
+ * installed its simulation (`install`) replaced them with its own meanwhile, so what is
+ * counted is only what bypassed the seed.
+ */
+const watchingOutside = <T>(f: () => T): { value: T; calls: string[] } => {
+  const counts = outside.map(() => 0)
+  const saved = outside.map(([owner, key]) => (owner as Record<string, unknown>)[key] as (...args: unknown[]) => unknown)
+  outside.forEach(([owner, key], i) => {
+    ;(owner as Record<string, unknown>)[key] = function (this: unknown, ...args: unknown[]) {
+      counts[i]!++
+      return saved[i]!.apply(this, args)
+    }
+  })
+  try {
+    return { value: f(), calls: outside.flatMap(([, , name], i) => (counts[i]! > 0 ? [`${name} (${counts[i]} calls)`] : [])) }
+  } finally {
+    outside.forEach(([owner, key], i) => ((owner as Record<string, unknown>)[key] = saved[i]))
+  }
+}
+
 /**
  * Runs campaign seed `seed` (an integer in [0, 2^31 - 1]): the draw fast-check makes from
  * it, shrunk when it fails (unless `shrink: false`), and run once more to check it replays.
@@ -285,8 +316,9 @@ export const trial = <M>(campaign: Campaign<M>, seed: number): Trial => {
   )
   if (!result.failed || first === undefined || first.outcome.failure === undefined) return { seed, failure: undefined, shown: undefined }
   const { draw, outcome } = first
-  const again = play(campaign, draw)
-  const difference = firstDifference(outcome.log, again.log)
+  const { value: again, calls } = watchingOutside(() => play(campaign, draw))
+  const parted = firstDifference(outcome.log, again.log)
+  const difference = parted === undefined ? undefined : { ...parted, outside: calls }
   const failure = outcome.failure!
   const shrunkDraw = result.counterexample?.[0]
   const shrunk = campaign.options.shrink === false || shrunkDraw === undefined ? undefined : play(campaign, shrunkDraw)

@@ -172,6 +172,9 @@ export const describeFailure = (f: FailureRecord): string[] => {
           `  NOT DETERMINISTIC: the seed's two runs part at log entry ${f.nondeterminism.index}:`,
           `    first run:  ${f.nondeterminism.first}`,
           `    second run: ${f.nondeterminism.second}`,
+          f.nondeterminism.outside.length === 0
+            ? '    (the run called no Math.random, Date.now or performance.now of the real process)'
+            : `    the run called, outside the seed: ${f.nondeterminism.outside.join(', ')}`,
         ]),
     ...(f.picture === undefined ? [] : [`  picture: ${relative(process.cwd(), f.picture)}`]),
     `  replay: ${f.replay}`,

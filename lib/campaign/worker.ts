@@ -52,7 +52,7 @@ export const runBatch = async (task: Task): Promise<Result[]> => {
         ...(shrunk?.faults ?? failure.faults).map((f) => `  ${f}`),
         ...(failure.nondeterminism === undefined
           ? []
-          : [`NOT DETERMINISTIC: the two runs part at log entry ${failure.nondeterminism.index}:`, `  first:  ${failure.nondeterminism.first}`, `  second: ${failure.nondeterminism.second}`]),
+          : [`NOT DETERMINISTIC: the two runs part at log entry ${failure.nondeterminism.index}:`, `  first:  ${failure.nondeterminism.first}`, `  second: ${failure.nondeterminism.second}`, `  outside the seed: ${failure.nondeterminism.outside.join(', ') || 'none seen'}`]),
       ],
     })
     return { seed, failure, html }
