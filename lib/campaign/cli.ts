@@ -27,7 +27,9 @@ Exits 0 when every seed passed, 1 when any failed, 2 for a bad command line.`
 
 const integer = (flag: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined
-  if (!/^\d+$/.test(text)) throw new TimingWheelError('InvalidArgument', `--${flag} ${JSON.stringify(text)} is not a whole number`)
+  if (!/^\d+$/.test(text) || (flag !== 'seed' && Number(text) < 1)) {
+    throw new TimingWheelError('InvalidArgument', `--${flag} ${JSON.stringify(text)} is not a whole number${flag === 'seed' ? '' : ' from 1'}`)
+  }
   return Number(text)
 }
 

@@ -10,7 +10,7 @@
  * killed midway keeps them), then the file is written again in seed order, so that two
  * runs of one range give the same file however the threads interleaved.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, relative, resolve } from 'node:path'
 import Tinypool from 'tinypool'
@@ -100,6 +100,7 @@ export const runCampaign = async (options: RunOptions): Promise<Summary> => {
   if (options.onSeed !== undefined && typeof options.onSeed !== 'function') bad(`onSeed ${show(options.onSeed)} is not a function`)
 
   const file = resolve(options.file)
+  if (!existsSync(file)) bad(`campaign file ${show(options.file)} does not exist (looked at ${show(file)})`)
   const replay = `npx timing-wheel simulate ${relative(process.cwd(), file) || file} --seed {seed}`
   const started = Date.now()
   const deadline = time === undefined ? undefined : started + time
