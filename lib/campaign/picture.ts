@@ -169,7 +169,7 @@ svg{border:1px solid #ddd;background:#fff}
 .band{opacity:.22}.band.partition{fill:#e69500}.band.hold{fill:#8a5cf6}.band.crash{fill:#d33}.band.pause{fill:#777}
 .skew{fill:#0a8}.event{fill:#111}
 .failure line{stroke:#b00;stroke-width:2}.failure text{fill:#b00;font-weight:600}
-.tick{fill:#666;font-size:11px}
+.tick{fill:#666;font-size:11px;text-anchor:middle}
 #cursor{stroke:#999;stroke-dasharray:2 2}
 #hover{font:12px ui-monospace,monospace;min-height:1.4em;color:#333}
 .legend span{margin-right:14px}
