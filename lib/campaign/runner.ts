@@ -12,7 +12,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import Tinypool from 'tinypool'
 import { TimingWheelError, show } from '../errors.js'
 import type { Failure } from './campaign.js'
@@ -109,6 +109,7 @@ export const runCampaign = async (options: RunOptions): Promise<Summary> => {
   const seeds = shardSeeds(range, shard)
   const failures: FailureRecord[] = []
   let done = 0
+  mkdirSync(dirname(out), { recursive: true })
   writeFileSync(out, '')
   if (pictures !== undefined) mkdirSync(pictures, { recursive: true })
 
@@ -165,7 +166,7 @@ export const describeFailure = (f: FailureRecord): string[] => {
     `  fault kinds on: ${f.kinds.join(', ')}`,
     shrunk === undefined
       ? `  faults (${f.faults.length}):`
-      : `  faults, shrunk in ${shrunk.steps} steps from ${f.faults.length} to ${shrunk.faults.length}${shrunk.failure === f.failure ? '' : ` (then: ${shrunk.failure})`}:`,
+      : `  faults, shrunk in ${shrunk.steps} steps from ${f.faults.length} to ${shrunk.faults.length}${shrunk.failure === f.failure ? '' : `, failing so: ${shrunk.failure}`}:`,
     ...(shrunk?.faults ?? f.faults).map((w) => `    ${w}`),
     ...(f.nondeterminism === undefined
       ? []
