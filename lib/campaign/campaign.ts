@@ -27,6 +27,7 @@ import { TimingWheelError, show } from '../errors.js'
 import { type Fault, type FaultSchedule, type FaultScheduleOptions, applySchedule, describeFault, faultScheduleArb } from '../simulation/schedule.js'
 import { type Simulation, checkDelay, heal, hosts, log, release, restart, resume, run as runFor, status } from '../simulation/simulation.js'
 import { type Difference, type Entry, firstDifference } from './log.js'
+import type { FailureMark } from './picture.js'
 
 /** What `check` says: nothing (all is well), the failure in words, or the words and the true time it happened. */
 export type Verdict =
@@ -88,10 +89,16 @@ export interface Campaign<M = unknown> {
   readonly arbitrary: fc.Arbitrary<Draw>
 }
 
+/** A run's failure: which phase, in words, and when. */
+export interface RunFailure extends FailureMark {
+  /** Safety (`check`) or liveness (no progress after the faults were healed). */
+  readonly phase: 'safety' | 'liveness'
+}
+
 /** How one run went: the failure if any, and the log and hosts for the picture. */
 export interface Outcome {
   /** The failure, or `undefined`. */
-  readonly failure: { readonly phase: 'safety' | 'liveness'; readonly message: string; readonly at: number } | undefined
+  readonly failure: RunFailure | undefined
   /** The simulation's log (empty when `setup` threw). */
   readonly log: readonly Entry[]
   /** The hosts, in the order added. */

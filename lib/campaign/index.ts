@@ -27,9 +27,9 @@
  * @module
  */
 export * as Campaign from './namespace.js'
-export type { Campaign as CampaignT, CampaignOptions, Draw, Failure, Outcome, Run, Trial, Verdict } from './campaign.js'
+export type { Campaign as CampaignT, CampaignOptions, Draw, Failure, Outcome, Run, RunFailure, Trial, Verdict } from './campaign.js'
 export type { Difference, Entry } from './log.js'
-export type { Panel, PictureOptions } from './picture.js'
+export type { FailureMark, Panel, PictureOptions } from './picture.js'
 export type { Progress, ProgressMode, ProgressStream } from './progress.js'
 export type { FailureRecord, RunOptions, Summary } from './runner.js'
 export type { SeedRange, Shard } from './seeds.js'

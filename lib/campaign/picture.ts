@@ -26,6 +26,14 @@ export interface Panel {
   readonly html: string | ((log: readonly Entry[]) => string)
 }
 
+/** A failure and its true time, as the picture marks it. */
+export interface FailureMark {
+  /** The failure in words. */
+  readonly message: string
+  /** When, true time (`clock.now`). */
+  readonly at: number
+}
+
 /** What `picture` draws besides the log. */
 export interface PictureOptions {
   /** The page's title; default "Simulation run". */
@@ -35,7 +43,7 @@ export interface PictureOptions {
   /** Hosts to draw lanes for, first and in this order (others follow as the log names them). */
   readonly hosts?: readonly string[]
   /** The failure, drawn at its true time. */
-  readonly failure?: { readonly message: string; readonly at: number }
+  readonly failure?: FailureMark
   /** More panels, after the timeline. */
   readonly panels?: readonly Panel[]
 }
