@@ -1,0 +1,272 @@
+/**
+ * Hosts: adding them, their clocks and timers, and the host faults (crash, restart, pause,
+ * resume, skew).
+ *
+ * Representation.
+ *
+ * - A host's time is `base + (clock.now - anchor) * rate` (its offset and drift,
+ *   re-anchored whenever they change), so a host with drift d measures `ms` of its own
+ *   time in `ms / (1 + d)` true ms: its timers are set for that (rounded up, so never early
+ *   by the host's clock). Its monotonic clock is `monoBase + (clock.now - anchor) * rate`:
+ *   the same drift, none of the offset, re-anchored with the wall clock.
+ * - A host's `incarnation` grows at every crash. Its context (`Host`) belongs to one
+ *   incarnation; calls through a stale context do nothing (a send is logged as `'stale'`),
+ *   so a crashed host's leftover callbacks cannot act.
+ * - `timers` maps a host timer's id to its clock timer, so that a crash clears them all.
+ * - A paused host runs nothing: its timers and messages queue in `stalled` and run in
+ *   arrival order, one clock macrotask each, when it resumes (a message is checked again
+ *   then, as on arrival); a crash drops the messages stalled.
+ *
+ * Host code reads its time with `now(host)` and `monotonic(host)`, or, once installed,
+ * with `Date` (install.ts): a per-host view of one true clock (madsim's and turmoil's nodes
+ * share one clock; skewing it per host is Jepsen's clock nemesis). The host's context is
+ * the handle host code acts through (`send`, `setTimeout`, `onMessage`), as turmoil's and
+ * madsim's code acts through the host it runs on.
+ *
+ * Invariants: a crashed host has no timers of its own, no stalled work, no handler and no
+ * state; a paused host is up.
+ */
+import * as O from '#fp-ts/Option.js'
+import { show } from '../errors.js'
+import { checkDelay, fail, fn, skewOf } from './checks.js'
+import { fault, record } from './log.js'
+import { enqueue } from './network.js'
+import { type Boot, type Host, type HostState, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
+
+/** @internal */
+export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
+  const context: Host<M> = new Context(h.name, sim, h, h.incarnation)
+  h.context = context
+  h.up = true
+  h.paused = false
+  h.value = sim.enter(context as Host<unknown>, () => h.boot(context))
+}
+
+/**
+ * Adds host `name`, booted now by `boot` (and again at every `restart`): `boot` receives the
+ * host's context, sets its message handler with `onMessage` and its timers, and returns its
+ * state (`state` reads it). Throws `InvalidArgument` for a name in use or a `boot` that is
+ * not a function, and for a bad skew (`TimeOutOfRange` for the offset).
+ *
+ * @example
+ * addHost(sim, 'server', (host) => {
+ *   onMessage(host, (from, message) => send(host, from, `echo ${message}`))
+ *   return { started: now(host) }
+ * }, { offset: 250, drift: 1e-3 })
+ */
+export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>, skew?: Skew): Host<M> => {
+  if (typeof name !== 'string' || name === '') fail('InvalidArgument', `host name ${show(name)} is not a non-empty string`)
+  if (sim.hosts.has(name)) fail('InvalidArgument', `host name ${show(name)} is in use (hosts: ${[...sim.hosts.keys()].map(show).join(', ')})`)
+  fn('boot', boot)
+  const { offset, drift } = skewOf(skew)
+  const now = sim.clock.now
+  const h: HostState<M> = {
+    name,
+    index: sim.order.length,
+    boot: boot as Boot<M, unknown>,
+    up: false,
+    paused: false,
+    incarnation: 0,
+    context: undefined as unknown as Host<M>,
+    value: undefined,
+    receive: undefined,
+    base: now + (offset ?? 0),
+    anchor: now,
+    rate: 1 + (drift ?? 0),
+    drift: drift ?? 0,
+    monoBase: 0,
+    nextTimer: 0,
+    timers: new Map(),
+    stalled: [],
+    links: [],
+  }
+  sim.hosts.set(name, h)
+  sim.order.push(h)
+  sim.log?.push({ kind: 'host', at: now, host: name, offset: offset ?? 0, drift: drift ?? 0 })
+  bootHost(sim, h)
+  return h.context
+}
+
+/** The names of the hosts, in the order they were added. */
+export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map((h) => h.name)
+
+/** What host `name`'s boot returned, for its current incarnation; `none` while it is crashed. */
+export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string): O.Option<S> => {
+  const h = hostOf(sim as Simulation<unknown>, name)
+  return h.up ? O.some(h.value as S) : O.none
+}
+
+/** Whether host `name` is up (not crashed) and whether it is paused. */
+export const status = <M>(
+  sim: Simulation<M>,
+  name: string,
+): {
+  /** Not crashed. */
+  readonly up: boolean
+  /** Paused (stopped the world) and not yet resumed. */
+  readonly paused: boolean
+} => {
+  const h = hostOf(sim as Simulation<unknown>, name)
+  return { up: h.up, paused: h.paused }
+}
+
+/** Sets the host's message handler (one a host; a later call replaces it). */
+export const onMessage = <M>(host: Host<M>, handler: (from: string, message: M) => void): void => {
+  const ctx = contextOf<M>(host)
+  fn('handler', handler)
+  if (live(ctx)) ctx.state.receive = handler
+}
+
+/** The host's own wall-clock time: what `Date.now()` reads in its code once installed (whole ms). */
+export const now = <M>(host: Host<M>): number => {
+  const h = contextOf(host).state
+  return Math.floor(h.base + (host.sim.clock.now - h.anchor) * h.rate)
+}
+
+/**
+ * The host's monotonic clock (its `performance.now()`): ms since it was added, at its
+ * drift, untouched by offset changes. What a lease or a timeout should be measured with.
+ */
+export const monotonic = <M>(host: Host<M>): number => {
+  const h = contextOf(host).state
+  return h.monoBase + (host.sim.clock.now - h.anchor) * h.rate
+}
+
+// Host timers: the clock's, remembered by the host so that a crash clears them.
+
+/** @internal Runs `f` as host work now, or when the host resumes if it is paused; nothing if that incarnation is gone. */
+export const runAsHost = <M>(sim: Simulation<M>, h: HostState<M>, incarnation: number, f: () => void): void => {
+  if (h.incarnation !== incarnation || !h.up) return
+  if (h.paused) h.stalled.push(f)
+  else sim.enter(h.context as Host<unknown>, f)
+}
+
+/** @internal */
+export const trueDelay = (h: HostState<unknown>, ms: number): number => Math.ceil(ms / h.rate)
+
+/**
+ * Calls `f` after `ms` of the host's time (`ms / (1 + drift)` true ms, rounded up), unless
+ * the host crashes first; a paused host runs it when it resumes. Returns an id for
+ * `clearTimeout`. Throws `TimeOutOfRange` for `ms` outside [0, 2^31 - 1].
+ */
+export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number => {
+  const ctx = contextOf<unknown>(host)
+  fn('callback', f)
+  checkDelay('delay', ms)
+  if (!live(ctx)) return 0
+  const { sim, state: h, incarnation } = ctx
+  const id = ++h.nextTimer
+  const run = (): void => {
+    if (h.timers.delete(id)) f()
+  }
+  h.timers.set(
+    id,
+    sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), trueDelay(h, ms)),
+  )
+  return id
+}
+
+/** Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late. */
+export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number => {
+  const ctx = contextOf<unknown>(host)
+  fn('callback', f)
+  checkDelay('period', ms)
+  if (!live(ctx)) return 0
+  const { sim, state: h, incarnation } = ctx
+  const id = ++h.nextTimer
+  const arm = (): void => {
+    h.timers.set(
+      id,
+      sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), Math.max(1, trueDelay(h, ms))),
+    )
+  }
+  const run = (): void => {
+    if (!h.timers.has(id)) return
+    arm()
+    f()
+  }
+  arm()
+  return id
+}
+
+/** Cancels a timeout or interval of this host; an unknown id is a no-op. */
+export const clearTimeout = <M>(host: Host<M>, id: number): void => {
+  const h = contextOf<unknown>(host).state
+  const handle = h.timers.get(id)
+  if (handle === undefined) return
+  h.timers.delete(id)
+  host.sim.clock.clearTimeout(handle)
+}
+
+// Faults on hosts.
+
+/**
+ * Crashes host `name`: its timers and stalled work go, its messages in flight both ways
+ * are dropped when they arrive, its state is gone; it stays down until `restart`. A no-op
+ * on a crashed host.
+ */
+export const crash = <M>(sim: Simulation<M>, name: string): void => {
+  const h = hostOf(sim, name)
+  fault(sim, 'crash', [name])
+  down(sim, h)
+}
+
+/** Takes a host down: see `crash`. */
+const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
+  if (!h.up) return
+  h.up = false
+  h.paused = false
+  h.incarnation++
+  for (const handle of h.timers.values()) sim.clock.clearTimeout(handle)
+  h.timers.clear()
+  for (const entry of h.stalled) if (typeof entry !== 'function') record(sim, entry, 'dropped', 'crash')
+  h.stalled = []
+  h.receive = undefined
+  h.value = undefined
+}
+
+/** Boots host `name` again with its boot function (crashing it first if it is up). Its clock keeps its skew. */
+export const restart = <M>(sim: Simulation<M>, name: string): void => {
+  const h = hostOf(sim, name)
+  fault(sim, 'restart', [name])
+  down(sim, h)
+  bootHost(sim, h)
+}
+
+/** Stops the world on host `name`: nothing of it runs (its clock goes on) until `resume`. */
+export const pause = <M>(sim: Simulation<M>, name: string): void => {
+  const h = hostOf(sim, name)
+  fault(sim, 'pause', [name])
+  if (h.up) h.paused = true
+}
+
+/** Resumes host `name`: what came due while it was paused runs, in order, one macrotask each. */
+export const resume = <M>(sim: Simulation<M>, name: string): void => {
+  const h = hostOf(sim, name)
+  fault(sim, 'resume', [name])
+  if (!h.paused) return
+  h.paused = false
+  const stalled = h.stalled
+  h.stalled = []
+  const incarnation = h.incarnation
+  for (const entry of stalled) {
+    if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
+    else enqueue(sim, entry, sim.clock.now)
+  }
+}
+
+/** Sets host `name`'s clock offset (host time minus true time, now) and drift, from now on; an omitted field keeps its value. */
+export const skew = <M>(sim: Simulation<M>, name: string, to: Skew): void => {
+  const h = hostOf(sim, name)
+  const { offset, drift } = skewOf(to)
+  const t = sim.clock.now
+  const current = h.base + (t - h.anchor) * h.rate - t
+  h.monoBase += (t - h.anchor) * h.rate
+  h.base = t + (offset ?? current)
+  h.anchor = t
+  if (drift !== undefined) {
+    h.rate = 1 + drift
+    h.drift = drift
+  }
+  fault(sim, 'skew', [name], { offset: offset ?? current, drift: h.drift })
+}

@@ -1,0 +1,242 @@
+/**
+ * The network: directed links between hosts, messages on the wire, and the link faults
+ * (partition, heal, hold, release, link options).
+ *
+ * Representation.
+ *
+ * - A message in flight is a timer of the clock (whose timers are a timing wheel's alarms:
+ *   constant time each, however many are in flight) at its arrival time. Its arrival is a
+ *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
+ *   is ordered with the hosts' timers by time, then by when it was set. A batch of arrivals
+ *   in one timer would be cheaper, but would run handlers back to back with no microtask
+ *   between them, an order Node never produces.
+ * - With `batch`, the messages in flight are alarms of a timing wheel of their own (1 ms
+ *   precision: an alarm's interval is its arrival ms, and alarms of one interval fire in
+ *   the order added, Guarantee 3), and one clock timer, armed at the earliest, delivers
+ *   every message due, those sent with no latency meanwhile included.
+ * - A message remembers both ends' incarnations when sent and is dropped on arrival if
+ *   either changed (a crash loses what a host had in flight, both ways): crashes cost
+ *   nothing per message in flight.
+ * - `links[from][to]` is a directed link, made from the defaults on first use: its
+ *   latency, loss, duplication and reordering, whether it is partitioned or held, the
+ *   messages held, and the time its last in-order message arrives (links are FIFO:
+ *   a message never arrives before one sent earlier on the link, unless it was drawn to be
+ *   reordered, which delays it by one more latency draw and lets later messages pass).
+ * - On the hot path (`send`, arrival), a message is one record and one clock timer with
+ *   its arguments (no closure), and a context is recognised by its class.
+ *
+ * Invariants: `wire` counts the messages' timers not yet fired (with `batch`, the alarms
+ * of its wheel); a held link's messages are in its `heldQueue`, in arrival order.
+ */
+import * as O from '#fp-ts/Option.js'
+import * as TW from '../timing-wheel/timing-wheel.js'
+import * as Random from './random.js'
+import { linkParams, options } from './checks.js'
+import { fault, linkFault, record } from './log.js'
+import {
+  type Batch,
+  type Direction,
+  type Host,
+  type HostState,
+  type Link,
+  type LinkOptions,
+  type LinkParams,
+  type Message,
+  type Simulation,
+  contextOf,
+  direct,
+  hostOf,
+  live,
+} from './state.js'
+
+/** @internal */
+export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> =>
+  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity })
+
+/**
+ * Puts a message on the wire: a clock timer of its own at its arrival time. Each arrival is
+ * then a macrotask, as a socket's is (microtasks and `await`s run between two), ordered
+ * with the hosts' timers by time and then by when it was sent.
+ */
+/** @internal */
+export const enqueue = <M>(sim: Simulation<M>, m: Message<M>, at: number): void => {
+  sim.wire++
+  const batch = sim.batch
+  if (batch === undefined) {
+    sim.clock.setTimeout(land, at - sim.clock.now, sim, m)
+    return
+  }
+  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), m)
+  if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
+}
+
+/** Batched: the one clock timer, at the earliest arrival. */
+const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
+  if (batch.armed !== undefined) sim.clock.clearTimeout(batch.armed)
+  batch.armedAt = at
+  batch.armed = sim.clock.setTimeout(flush, at - sim.clock.now, sim, batch)
+}
+
+/**
+ * Batched: delivers everything due, in order, including what the handlers send with no
+ * latency; then re-arms. A handler that throws does not stop the batch: the first error is
+ * rethrown at its end, as a clock rethrows after running the other due timers.
+ */
+const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
+  batch.armed = undefined
+  batch.armedAt = Infinity
+  batch.flushing = true
+  const now = sim.clock.now
+  const due: Array<Message<M>> = []
+  const take = (alarm: TW.Alarm<Message<M>>): void => {
+    due.push(TW.alarmValue(batch.wheel, alarm))
+  }
+  let failed = false
+  let error: unknown
+  for (;;) {
+    TW.advanceClock(batch.wheel, now, take)
+    TW.firePastAlarms(batch.wheel, take)
+    if (due.length === 0) break
+    for (const m of due) {
+      try {
+        land(sim, m)
+      } catch (e) {
+        if (!failed) error = e
+        failed = true
+      }
+    }
+    due.length = 0
+  }
+  batch.flushing = false
+  const k = TW.minAlarmIntervalNum(batch.wheel)
+  if (O.isSome(k)) arm(sim, batch, TW.intervalNumStart(batch.wheel, k.value))
+  if (failed) throw error
+}
+
+const land = <M>(sim: Simulation<M>, m: Message<M>): void => {
+  sim.wire--
+  arrive(sim, m)
+}
+
+/** A message reaches the far end of its link: the checks a real network would make on arrival. */
+const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
+  const link = linkOf(sim, m.from, m.to)
+  if (link.partitioned) return record(sim, m, 'dropped', 'partition')
+  if (m.from.incarnation !== m.fromIncarnation || m.to.incarnation !== m.toIncarnation || !m.to.up) {
+    return record(sim, m, 'dropped', 'crash')
+  }
+  if (link.held) {
+    link.heldQueue.push(m)
+    return
+  }
+  const h = m.to
+  if (h.paused) {
+    h.stalled.push(m)
+    return
+  }
+  const receive = h.receive
+  if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
+  record(sim, m, 'delivered')
+  if (sim.enter === direct) receive(m.from.name, m.message)
+  else sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+}
+
+const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
+  link.min === link.max ? link.min : Random.int(sim.random, link.min, link.max)
+
+const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => {
+  const now = sim.clock.now
+  if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
+  let at = now + latency(sim as Simulation<unknown>, link)
+  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) at += latency(sim as Simulation<unknown>, link)
+  else at = link.fifoAt = Math.max(at, link.fifoAt)
+  enqueue(sim, m, at)
+}
+
+/**
+ * Sends `message` from the host to host `to` over their link: lost, delayed, duplicated or
+ * reordered as the link says, dropped if the link is partitioned now or on arrival, or if
+ * either end crashes before it arrives. A crashed host's context sends nothing.
+ * Throws `InvalidArgument` for an unknown host. Constant time.
+ */
+export const send = <M>(host: Host<M>, to: string, message: M): void => {
+  const ctx = contextOf<M>(host)
+  const { sim, state: from } = ctx
+  const target = hostOf(sim, to)
+  const m: Message<M> = {
+    id: ++sim.sent,
+    from,
+    to: target,
+    fromIncarnation: from.incarnation,
+    toIncarnation: target.incarnation,
+    message,
+    sentAt: sim.clock.now,
+    duplicate: false,
+  }
+  if (!live(ctx)) return record(sim, m, 'dropped', 'stale')
+  const link = linkOf(sim, from, target)
+  if (link.partitioned) return record(sim, m, 'dropped', 'partition')
+  transmit(sim, link, m)
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
+}
+
+/** Messages sent and not yet delivered or dropped: in flight, due, held or stalled. */
+export const inFlight = <M>(sim: Simulation<M>): number => {
+  const s = sim as Simulation<unknown>
+  let n = s.wire
+  for (const h of s.order) {
+    for (const link of h.links) n += link?.heldQueue.length ?? 0
+    for (const entry of h.stalled) if (typeof entry !== 'function') n++
+  }
+  return n
+}
+
+/** @internal */
+export const links = <M>(sim: Simulation<M>, a: string, b: string, direction: unknown): Array<Link<M>> => {
+  const from = hostOf(sim, a)
+  const to = hostOf(sim, b)
+  const oneWay = options<Direction>('direction', direction).oneWay === true
+  return oneWay || from === to ? [linkOf(sim, from, to)] : [linkOf(sim, from, to), linkOf(sim, to, from)]
+}
+
+/** Sets the latency, loss, duplication and reordering of the link from `a` to `b` and back (or one way); other fields stay. */
+export const link = <M>(sim: Simulation<M>, a: string, b: string, linkOptions: LinkOptions, direction?: Direction): void => {
+  const ls = links(sim, a, b, direction)
+  const params = ls.map((l) => linkParams(linkOptions, l))
+  ls.forEach((l, i) => Object.assign(l, params[i]))
+  linkFault(sim, 'link', a, b, direction)
+}
+
+/** Cuts the link between `a` and `b` (or from `a` to `b` only): messages sent or arriving while cut are dropped. */
+export const partition = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
+  for (const l of links(sim, a, b, direction)) l.partitioned = true
+  linkFault(sim, 'partition', a, b, direction)
+}
+
+/** Heals the cut between `a` and `b` (or one way); without hosts, every cut. */
+export const heal = <M>(sim: Simulation<M>, a?: string, b?: string, direction?: Direction): void => {
+  if (a === undefined && b === undefined) {
+    for (const h of sim.order) for (const l of h.links) if (l !== undefined) l.partitioned = false
+    return fault(sim, 'heal', [])
+  }
+  for (const l of links(sim, a as string, b as string, direction)) l.partitioned = false
+  linkFault(sim, 'heal', a as string, b as string, direction)
+}
+
+/** Holds the messages arriving on the link between `a` and `b` (or one way) until `release`. */
+export const hold = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
+  for (const l of links(sim, a, b, direction)) l.held = true
+  linkFault(sim, 'hold', a, b, direction)
+}
+
+/** Releases a held link: its held messages arrive now, in the order they reached it. */
+export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
+  const ls = links(sim, a, b, direction)
+  linkFault(sim, 'release', a, b, direction)
+  for (const l of ls) {
+    l.held = false
+    const queue = l.heldQueue
+    l.heldQueue = []
+    for (const m of queue) enqueue(sim, m, sim.clock.now)
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * The simulation's state: what a simulation, a host, a link and a message are, and how a
+ * host's context is recognised. The operations are in hosts.ts, network.ts, log.ts and
+ * simulation.ts; checks.ts refuses bad arguments before any of them changes anything.
+ *
+ * Representation.
+ *
+ * - `clock` is the only time: hosts' timers and messages in flight are its timers. True
+ *   time is `clock.now` (do not `setSystemTime` it: `skew` hosts instead).
+ * - `hosts` maps a name to its `HostState`, `order` holds them in the order added (a host's
+ *   `index` is its place there, and `links[to.index]` of a host is its link to `to`).
+ * - A host's context (`Host`, a `Context`) belongs to one incarnation of it: `live` is
+ *   whether that incarnation is the host's current one and up.
+ * - `log` is undefined with `log: false`; otherwise every entry in the order it happened.
+ * - `enter` runs host code: directly, or in the host's async context once installed.
+ *
+ * Invariants: `order[i].index === i`; `hosts` and `order` hold the same hosts; a host's
+ * `context.incarnation === incarnation`.
+ */
+import type * as TW from '../timing-wheel/timing-wheel.js'
+import { show } from '../errors.js'
+import type * as Random from './random.js'
+import { fail } from './checks.js'
+import type { LogEntry } from './log.js'
+
+/** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
+export type Latency =
+  | number
+  | {
+      /** The least latency, ms. */
+      readonly min: number
+      /** The greatest, ms (at least `min`). */
+      readonly max: number
+    }
+
+/** What a directed link does to the messages on it. Probabilities are in [0, 1]. */
+export interface LinkOptions {
+  /** Default 1 ms. */
+  readonly latency?: Latency
+  /** The chance a message is lost. Default 0. */
+  readonly loss?: number
+  /** The chance a message is delivered twice (the copy with its own latency). Default 0. */
+  readonly duplicate?: number
+  /** The chance a message is held back by one more latency draw and lets later ones pass. Default 0. */
+  readonly reorder?: number
+}
+
+/** A host's clock: `offset` ms ahead of true time, running `1 + drift` times as fast. */
+export interface Skew {
+  /** ms, default 0. */
+  readonly offset?: number
+  /** In (-1, 1): 1e-4 gains 0.1 ms a second. Default 0. */
+  readonly drift?: number
+}
+
+/** FoundationDB's BUGGIFY: a fault point is enabled for the run with `activate`'s chance when first asked, then fires with `fire`'s chance each time. */
+export interface BuggifyOptions {
+  /** The chance a point is enabled for the run, decided when first asked; default 0.25. */
+  readonly activate?: number
+  /** The chance an enabled point fires each time it is asked; default 0.25. */
+  readonly fire?: number
+}
+
+/** What `create` and `install` take; only `seed` is required. */
+export interface SimulationOptions {
+  /** The seed of every random choice: an integer in [-2^31, 2^31 - 1]. */
+  readonly seed: number
+  /** The clock's wall time at the start (ms since the epoch); default 0. Ignored with `clock`. */
+  readonly now?: number
+  /** Every link's options until `link` changes them. */
+  readonly network?: LinkOptions
+  /** Whether to keep the delivery log; default true. */
+  readonly log?: boolean
+  /**
+   * Deliver the messages due in one ms in one clock timer, in order (default false: a timer
+   * each). Several times faster with many in flight; but microtasks and `await`s of their
+   * handlers run after the whole batch, an order Node never produces for two sockets.
+   */
+  readonly batch?: boolean
+  /** Fault points: off (`false`, the default, `buggify` always false), or on with these chances (`true`: 0.25 and 0.25). */
+  readonly buggify?: boolean | BuggifyOptions
+  /**
+   * The clock to run on, instead of a new one: any fake-timers clock (`timing-wheel/fake-timers`,
+   * `@sinonjs/fake-timers`, clockArb's exploring clock, whose timer order then varies too).
+   */
+  readonly clock?: SimulationClock
+}
+
+/** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
+export interface Host<M = unknown> {
+  /** The host's name. */
+  readonly name: string
+  /** @internal */
+  readonly sim: Simulation<M>
+  /** @internal */
+  readonly state: HostState<M>
+  /** @internal */
+  readonly incarnation: number
+}
+
+/** Builds a host's state and behaviour; run at `addHost` and at every restart. */
+export type Boot<M, S> = (host: Host<M>) => S
+
+/** @internal */
+export interface HostState<M> {
+  readonly name: string
+  readonly index: number
+  readonly boot: Boot<M, unknown>
+  up: boolean
+  paused: boolean
+  incarnation: number
+  context: Host<M>
+  value: unknown
+  receive: ((from: string, message: M) => void) | undefined
+  base: number
+  anchor: number
+  rate: number
+  /** `rate - 1` as given (kept apart so the log and `applySchedule` give back the exact drift). */
+  drift: number
+  monoBase: number
+  nextTimer: number
+  readonly timers: Map<number, unknown>
+  /** What came due while paused, in order: timer callbacks and messages. */
+  stalled: Array<(() => void) | Message<M>>
+  readonly links: Array<Link<M> | undefined>
+}
+
+/** @internal */
+export interface LinkParams {
+  readonly min: number
+  readonly max: number
+  readonly loss: number
+  readonly duplicate: number
+  readonly reorder: number
+}
+
+/** @internal */
+export interface Link<M> extends LinkParams {
+  partitioned: boolean
+  held: boolean
+  heldQueue: Array<Message<M>>
+  /** When the last in-order message sent on the link arrives. */
+  fifoAt: number
+}
+
+/** @internal */
+export interface Message<M> {
+  readonly id: number
+  readonly from: HostState<M>
+  readonly to: HostState<M>
+  readonly fromIncarnation: number
+  readonly toIncarnation: number
+  readonly message: M
+  readonly sentAt: number
+  readonly duplicate: boolean
+}
+
+/** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
+export interface Batch<M> {
+  readonly wheel: TW.TimingWheel<Message<M>>
+  armed: unknown
+  armedAt: number
+  flushing: boolean
+}
+
+/** Runs host code: in the host's async context once installed (see `install.ts`). */
+export type Enter = <R>(host: Host<unknown>, f: () => R) => R
+
+/**
+ * What the simulation needs of its clock: any fake-timers clock has it (this package's,
+ * `@sinonjs/fake-timers`', clockArb's exploring clock).
+ */
+export interface SimulationClock {
+  /** The true time, ms. */
+  readonly now: number
+  /** Calls `callback(...args)` after `delay` ms; returns what `clearTimeout` takes. */
+  setTimeout(callback: (...args: never[]) => unknown, delay?: unknown, ...args: unknown[]): unknown
+  /** Cancels a timeout. */
+  clearTimeout(id?: unknown): void
+  /** Moves `ms` forward, firing what comes due. */
+  tick(ms: number): unknown
+  /** The same, letting promises settle between timers. */
+  tickAsync(ms: number): Promise<unknown>
+}
+
+/** A simulation of messages of type `M`. Made by `create` or `install`. */
+export interface Simulation<M = unknown> {
+  /** The clock everything runs on: to use all of a fake-timers clock, make it and pass it as `clock`. */
+  readonly clock: SimulationClock
+  /** @internal */
+  readonly random: Random.Generator
+  /** @internal */
+  readonly hosts: Map<string, HostState<M>>
+  /** @internal */
+  readonly order: Array<HostState<M>>
+  /** @internal */
+  readonly defaults: LinkParams
+  /** @internal Messages on the wire (each a clock timer, or in `batch`'s wheel). */
+  wire: number
+  /** @internal With `batch: true`: the messages on the wire and the one clock timer that delivers them. */
+  readonly batch: Batch<M> | undefined
+  /** @internal */
+  sent: number
+  /** @internal */
+  readonly log: Array<LogEntry<M>> | undefined
+  /** @internal */
+  readonly buggify: { readonly activate: number; readonly fire: number } | undefined
+  /** @internal */
+  readonly faults: Map<string, number>
+  /** @internal */
+  enter: Enter
+  /** @internal */
+  uninstall: (() => void) | undefined
+}
+
+/** Which way a link operation goes: both by default, or `from` to `to` only. */
+export interface Direction {
+  /** Only the link from the first host to the second; default false (both ways). */
+  readonly oneWay?: boolean
+}
+
+/** @internal */
+export const hostOf = <M>(sim: Simulation<M>, name: unknown): HostState<M> =>
+  (typeof name === 'string' ? sim.hosts.get(name) : undefined) ??
+  fail('InvalidArgument', `${show(name)} is not a host of this simulation (hosts: ${[...sim.hosts.keys()].map(show).join(', ') || 'none'})`)
+
+/** A host's context: a class, so that recognising one is a single check on the hot path. */
+/** @internal */
+export class Context<M> implements Host<M> {
+  constructor(
+    readonly name: string,
+    readonly sim: Simulation<M>,
+    readonly state: HostState<M>,
+    readonly incarnation: number,
+  ) {}
+}
+
+/** @internal */
+export const contextOf = <M>(host: unknown): Host<M> =>
+  host instanceof Context ? (host as Host<M>) : fail('InvalidArgument', `${show(host)} is not a host context (the value a host's boot function receives)`)
+
+/** @internal */
+export const simOf = <M>(source: unknown): Simulation<M> =>
+  typeof source === 'object' && source !== null && 'wire' in source && 'hosts' in source
+    ? (source as Simulation<M>)
+    : contextOf<M>(source).sim
+
+/** @internal */
+export const direct: Enter = (_host, f) => f()
+
+/** @internal */
+export const live = <M>(host: Host<M>): boolean => host.state.incarnation === host.incarnation && host.state.up
