@@ -82,7 +82,15 @@ describe.skipIf(!present)('the picture in Chromium', () => {
     const log = S.log(sim)
     const messages = S.messages(sim)
     const page = await open(
-      Campaign.picture(log, { title: 'five faults', failure: { message: 'a wrote twice', at: 333 }, panels: [{ title: 'History', html: '<p id="history">linearizable</p>' }, { title: 'Count', html: (l) => `<p id="count">${l.length}</p>` }] }),
+      Campaign.picture(log, {
+        title: 'five faults',
+        failure: { message: 'a wrote twice', at: 333 },
+        panels: [
+          { title: 'History', html: '<p id="history">linearizable</p>' },
+          { title: 'Count', html: (l) => `<p id="count">${l.length}</p>` },
+          { title: 'Another tool\'s page', html: '<!doctype html><html><head><style>p{color:red}</style></head><body><p id="inner">framed &amp; "quoted"</p><script>document.title = "x"</script></body></html>' },
+        ],
+      }),
       'run.html',
     )
     expect(await count(page, 'svg .arrow')).toBe(messages.length)
@@ -103,6 +111,11 @@ describe.skipIf(!present)('the picture in Chromium', () => {
     expect(await page.$eval('.failure text', (t) => t.textContent)).toBe('failure at 333 ms')
     expect(await page.$eval('#history', (p) => p.textContent)).toBe('linearizable')
     expect(await page.$eval('#count', (p) => p.textContent)).toBe(String(log.length))
+    // A whole page is framed: its text there, its styles and title kept to itself.
+    const frame = await (await page.$('iframe.panel-page'))!.contentFrame()
+    expect(await frame.$eval('#inner', (p) => p.textContent)).toBe('framed & "quoted"')
+    expect(await page.title()).toBe('five faults')
+    expect(await page.$eval('#history', (p) => getComputedStyle(p).color)).toBe('rgb(34, 34, 34)')
     // Hover at about 200 ms of true time: b's own clock is t + 250 - 350 + (t - 100) * 0.001 there.
     const box = (await (await page.$('#timeline'))!.boundingBox())!
     await page.mouse.move(box.x + 110 + ((1100 - 130) * 200) / 400, box.y + 40)

@@ -40,7 +40,9 @@ describe('shards', () => {
     expect(lines).toEqual(whole.summary.failures)
     for (const f of lines) {
       expect(f.replay).toMatch(new RegExp(`^npx timing-wheel simulate .*ping\\.campaign\\.ts --seed ${f.seed}$`))
-      expect(readFileSync(f.picture!, 'utf8')).toContain(`Seed ${f.seed}: safety failure`)
+      const html = readFileSync(f.picture!, 'utf8')
+      expect(html).toContain(`Seed ${f.seed}: safety failure`)
+      expect(html).toMatch(/<h2>Messages<\/h2><p id="messages">\d+ messages<\/p>/)
       expect(f.schedule.faults.length).toBeGreaterThan(0)
     }
   })

@@ -140,6 +140,7 @@ describe('hostile input', () => {
     invalid(() => Campaign.define({ faults, duration: 10, setup, liveness: 3 as never }), /liveness 3 is not \{ within \}/)
     invalid(() => Campaign.define({ faults, duration: 10, setup, swarm: 'yes' as never }), /swarm "yes" is not a boolean/)
     invalid(() => Campaign.define({ faults, duration: 10, setup, accept: 1 as never }), /accept 1 is not a function/)
+    invalid(() => Campaign.define({ faults, duration: 10, setup, panels: [{ title: 't', html: 3 as never }] }), /panels .* is not an array of \{ title, html \}/)
     invalid(() => Campaign.define({ faults: { hosts: [], window: 10 }, duration: 10, setup }), /hosts \[\] is not a non-empty array/)
     invalid(() => Campaign.define({ faults: { hosts: ['a'], window: 10, kinds: ['partition'] }, duration: 10, setup }), /need two hosts/)
     invalid(() => Campaign.define({ faults: undefined as never, duration: 10, setup }), /faults undefined/)

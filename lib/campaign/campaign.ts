@@ -27,7 +27,7 @@ import { TimingWheelError, show } from '../errors.js'
 import { type Fault, type FaultSchedule, type FaultScheduleOptions, applySchedule, describeFault, faultScheduleArb } from '../simulation/schedule.js'
 import { type Simulation, checkDelay, heal, hosts, log, release, restart, resume, run as runFor, status } from '../simulation/simulation.js'
 import { type Difference, type Entry, firstDifference } from './log.js'
-import type { FailureMark } from './picture.js'
+import type { FailureMark, Panel } from './picture.js'
 
 /** What `check` says: nothing (all is well), the failure in words, or the words and the true time it happened. */
 export type Verdict =
@@ -69,6 +69,8 @@ export interface CampaignOptions<M> {
   readonly swarm?: boolean
   /** Shrink a failing schedule with fast-check (default true). */
   readonly shrink?: boolean
+  /** More panels for each failure's picture, after the timeline (say, issue 42's history view, from the log). */
+  readonly panels?: readonly Panel[]
   /** Keep only the faults this accepts (say, no skew of the reference clock); default all. */
   readonly accept?: (fault: Fault) => boolean
 }
@@ -177,6 +179,9 @@ export const define = <M>(options: CampaignOptions<M>): Campaign<M> => {
     positiveMs('liveness.within', options.liveness.within)
   }
   if (options.accept !== undefined && typeof options.accept !== 'function') bad(`accept ${show(options.accept)} is not a function`)
+  if (options.panels !== undefined && !(Array.isArray(options.panels) && options.panels.every((p) => typeof p === 'object' && p !== null && typeof p.title === 'string' && ['string', 'function'].includes(typeof p.html)))) {
+    bad(`panels ${show(options.panels)} is not an array of { title, html } (html a string or a function of the log)`)
+  }
   for (const flag of ['swarm', 'shrink'] as const) {
     if (options[flag] !== undefined && typeof options[flag] !== 'boolean') bad(`${flag} ${show(options[flag])} is not a boolean`)
   }

@@ -22,7 +22,7 @@ import { describeEntry, isMessage } from './log.js'
 export interface Panel {
   /** Its heading. */
   readonly title: string
-  /** The fragment (trusted HTML), or how to make it from the log. */
+  /** The fragment (trusted HTML) or a whole page (shown in a frame), or how to make it from the log. */
   readonly html: string | ((log: readonly Entry[]) => string)
 }
 
@@ -103,6 +103,14 @@ const lanesOf = (log: readonly Entry[], given: readonly string[]): string[] => {
   return [...lanes]
 }
 
+/**
+ * A panel's HTML as part of this page: a fragment as it is; a whole page (another tool's
+ * picture, with its own styles and scripts) in a frame of its own, so neither page's styles,
+ * ids or scripts reach the other's.
+ */
+const fragment = (html: string): string =>
+  /^\s*(<!doctype|<html)/i.test(html) ? `<iframe class="panel-page" sandbox="allow-scripts" srcdoc="${escapeHtml(html)}"></iframe>` : html
+
 const LEFT = 110
 const WIDTH = 1100
 const LANE = 56
@@ -159,7 +167,7 @@ export const picture = (log: readonly Entry[], options: PictureOptions = {}): st
     const t = Math.round(t0 + f * (t1 - t0))
     return `<text class="tick" x="${n(x(t))}" y="${height - 10}">${t} ms</text>`
   })
-  const panels = (options.panels ?? []).map((p) => `<section class="panel"><h2>${escapeHtml(p.title)}</h2>${typeof p.html === 'function' ? p.html(log) : p.html}</section>`)
+  const panels = (options.panels ?? []).map((p) => `<section class="panel"><h2>${escapeHtml(p.title)}</h2>${fragment(typeof p.html === 'function' ? p.html(log) : p.html)}</section>`)
   const data = JSON.stringify({ t0, t1, left: LEFT, right: WIDTH - 20, clocks: clocksOf(log), lanes }).replace(/</g, '\\u003c')
   const messages = log.filter(isMessage)
   const summary = `${lanes.length} hosts, ${messages.length} messages (${messages.filter((m) => m.outcome === 'dropped').length} dropped), ${log.length - messages.length} other entries`
@@ -181,6 +189,7 @@ svg{border:1px solid #ddd;background:#fff}
 #cursor{stroke:#999;stroke-dasharray:2 2}
 #hover{font:12px ui-monospace,monospace;min-height:1.4em;color:#333}
 .legend span{margin-right:14px}
+.panel-page{width:100%;height:70vh;border:1px solid #ddd}
 </style></head><body>
 <h1>${escapeHtml(options.title ?? 'Simulation run')}</h1>
 ${options.failure === undefined ? '' : `<div class="failure-words">Failure at ${options.failure.at} ms: ${escapeHtml(options.failure.message)}</div>`}

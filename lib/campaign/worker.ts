@@ -44,6 +44,7 @@ export const runBatch = async (task: Task): Promise<Result[]> => {
     const html = picture(shown.log, {
       title: `Seed ${seed}: ${failure.phase} failure`,
       hosts: shown.hosts,
+      ...(campaign.options.panels === undefined ? {} : { panels: campaign.options.panels }),
       ...(shown.failure === undefined ? {} : { failure: { message: shown.failure.message, at: shown.failure.at } }),
       details: [
         `replay: ${task.replay.replace('{seed}', String(seed))}`,

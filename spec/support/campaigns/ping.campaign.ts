@@ -34,6 +34,8 @@ const answer = (host: Host<Msg>) => (from: string) => S.send(host, from, 'pong')
 export default Campaign.define({
   faults: { hosts, window: 300, maxDuration: 100, maxFaults: 3 },
   duration: 400,
+  // A second panel on each failure's picture, made from the same log.
+  panels: [{ title: 'Messages', html: (log) => `<p id="messages">${log.filter((e) => e.kind === 'message').length} messages</p>` }],
   setup: (schedule) => {
     const sim = build(schedule, answer)
     return {
