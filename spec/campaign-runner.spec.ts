@@ -44,6 +44,7 @@ describe('shards', () => {
       expect(html).toContain(`Seed ${f.seed}: safety failure`)
       expect(html).toMatch(/<h2>Messages<\/h2><p id="messages">\d+ messages<\/p>/)
       expect(f.schedule.faults.length).toBeGreaterThan(0)
+      expect(f.commit).toMatch(/^[0-9a-f]{40}$/) // the spec runs in a git checkout: the seed replays at this commit
     }
   })
 

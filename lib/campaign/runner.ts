@@ -10,6 +10,7 @@
  * killed midway keeps them), then the file is written again in seed order, so that two
  * runs of one range give the same file however the threads interleaved.
  */
+import { execFileSync } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -54,6 +55,8 @@ export interface FailureRecord extends Failure {
   readonly replay: string
   /** The picture's path, when drawn. */
   readonly picture?: string
+  /** The commit the campaign ran (the working directory's git HEAD), when known: a seed replays at its commit. */
+  readonly commit?: string
 }
 
 /** What a campaign did. */
@@ -66,6 +69,15 @@ export interface Summary {
   readonly elapsed: number
   /** The shard run, `i/n`. */
   readonly shard: string
+}
+
+/** The working directory's git commit, if it is a checkout and git is there (CI's checkout is). */
+const headCommit = (): string | undefined => {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined
+  } catch {
+    return undefined
+  }
 }
 
 const bad = (message: string): never => {
@@ -100,6 +112,7 @@ export const runCampaign = async (options: RunOptions): Promise<Summary> => {
   if (options.onSeed !== undefined && typeof options.onSeed !== 'function') bad(`onSeed ${show(options.onSeed)} is not a function`)
 
   const file = resolve(options.file)
+  const commit = headCommit()
   if (!existsSync(file)) bad(`campaign file ${show(options.file)} does not exist (looked at ${show(file)})`)
   const replay = `npx timing-wheel simulate ${relative(process.cwd(), file) || file} --seed {seed}`
   const started = Date.now()
@@ -129,7 +142,13 @@ export const runCampaign = async (options: RunOptions): Promise<Summary> => {
     if (r.failure === undefined) return
     let picture: string | undefined
     if (pictures !== undefined && r.html !== undefined) writeFileSync((picture = join(pictures, `seed-${r.seed}.html`)), r.html)
-    const failure: FailureRecord = { ...r.failure, shard: showShard(shard), replay: replay.replace('{seed}', String(r.seed)), ...(picture === undefined ? {} : { picture }) }
+    const failure: FailureRecord = {
+      ...r.failure,
+      shard: showShard(shard),
+      replay: replay.replace('{seed}', String(r.seed)),
+      ...(picture === undefined ? {} : { picture }),
+      ...(commit === undefined ? {} : { commit }),
+    }
     failures.push(failure)
     appendFileSync(out, `${JSON.stringify(failure)}\n`)
   }
