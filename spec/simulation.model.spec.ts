@@ -304,3 +304,240 @@ describe.each([false, true])('determinism (batch: %s)', (batch) => {
     expect(play(1, ops)).not.toBe(play(2, ops))
   })
 })
+
+/**
+ * Faults done and undone from timers (as `applySchedule` does), sends from host timers
+ * (so 0 ms links inside a tick), and host timers under drifts near -1, against a model of
+ * the clock: pending entries ordered by (time, when set), a 0 ms timer set during a tick
+ * due 1 ms later (fake-timers' rule), and each link's arrivals as tokens that deliver its
+ * oldest in-order message. Default mode against the model exactly; batch mode (one clock
+ * timer a ms, so its order with fault timers differs) against what both must keep: links
+ * FIFO, nothing arriving before it was sent, every message once in the log.
+ */
+namespace Timed {
+  type Pending =
+    | { readonly kind: 'token'; readonly key: string }
+    | { readonly kind: 'action'; readonly run: (m: TimedModel) => void }
+    | { readonly kind: 'timer'; readonly host: Name; readonly inc: number; readonly to: Name }
+  type Stalled = { readonly msg: Msg } | { readonly timer: { readonly host: Name; readonly inc: number; readonly to: Name } }
+
+  export class TimedModel {
+    now = 0
+    sent = 0
+    order = 0
+    inTick = false
+    readonly latency = new Map<string, number>()
+    readonly drift = new Map<Name, number>([['a', 0], ['b', 0]])
+    readonly partitioned = new Set<string>()
+    readonly held = new Map<string, Msg[]>()
+    readonly queue = new Map<string, Msg[]>()
+    readonly fifoAt = new Map<string, number>()
+    readonly up = new Map<Name, boolean>([['a', true], ['b', true]])
+    readonly inc = new Map<Name, number>([['a', 0], ['b', 0]])
+    readonly stalled = new Map<Name, Stalled[]>()
+    pending: Array<{ at: number; order: number; p: Pending }> = []
+    readonly log: Entry[] = []
+
+    links = (a: Name, b: Name, oneWay: boolean): string[] => (oneWay || a === b ? [Model.key(a, b)] : [Model.key(a, b), Model.key(b, a)])
+    record = (m: Msg, outcome: string, reason = ''): void => void this.log.push([m.id, m.from, m.to, m.sentAt, this.now, outcome, reason])
+    /** A clock timer `delay` ms from now: 0 during a tick is 1 (fake-timers). */
+    later = (delay: number, p: Pending): void => {
+      this.pending.push({ at: this.now + (delay === 0 && this.inTick ? 1 : delay), order: this.order++, p })
+    }
+    send(from: Name, to: Name): void {
+      const m: Msg = { id: ++this.sent, from, to, fromInc: this.inc.get(from)!, toInc: this.inc.get(to)!, sentAt: this.now }
+      if (!this.up.get(from)) return this.record(m, 'dropped', 'stale')
+      const key = Model.key(from, to)
+      if (this.partitioned.has(key)) return this.record(m, 'dropped', 'partition')
+      const at = Math.max(this.now + (this.latency.get(key) ?? 1), this.fifoAt.get(key) ?? -Infinity)
+      this.fifoAt.set(key, at)
+      this.queueOf(key).push(m)
+      this.later(at - this.now, { kind: 'token', key })
+    }
+    queueOf = (key: string): Msg[] => {
+      let q = this.queue.get(key)
+      if (q === undefined) this.queue.set(key, (q = []))
+      return q
+    }
+    setTimer(host: Name, ms: number, to: Name): void {
+      if (!this.up.get(host)) return
+      this.later(Math.max(0, Math.ceil(ms / (1 + this.drift.get(host)!))), { kind: 'timer', host, inc: this.inc.get(host)!, to })
+    }
+    arrive(m: Msg): void {
+      const key = Model.key(m.from, m.to)
+      if (this.partitioned.has(key)) this.record(m, 'dropped', 'partition')
+      else if (this.inc.get(m.from) !== m.fromInc || this.inc.get(m.to) !== m.toInc || !this.up.get(m.to)) this.record(m, 'dropped', 'crash')
+      else if (this.held.has(key)) this.held.get(key)!.push(m)
+      else if (this.stalled.has(m.to)) this.stalled.get(m.to)!.push({ msg: m })
+      else this.record(m, 'delivered')
+    }
+    fire(t: { host: Name; inc: number; to: Name }): void {
+      if (this.inc.get(t.host) !== t.inc || !this.up.get(t.host)) return
+      if (this.stalled.has(t.host)) this.stalled.get(t.host)!.push({ timer: t })
+      else this.send(t.host, t.to)
+    }
+    advance(ms: number): void {
+      const end = this.now + ms
+      this.inTick = true
+      for (;;) {
+        this.pending.sort((x, y) => x.at - y.at || x.order - y.order)
+        const next = this.pending[0]
+        if (next === undefined || next.at > end) break
+        this.pending.shift()
+        this.now = next.at
+        const p = next.p
+        if (p.kind === 'token') this.arrive(this.queue.get(p.key)!.shift()!)
+        else if (p.kind === 'action') p.run(this)
+        else this.fire(p)
+      }
+      this.inTick = false
+      this.now = end
+    }
+    release(a: Name, b: Name, oneWay: boolean): void {
+      for (const key of this.links(a, b, oneWay)) {
+        const held = this.held.get(key) ?? []
+        this.held.delete(key)
+        this.queue.set(key, [...held, ...this.queueOf(key)])
+        for (const _ of held) this.later(0, { kind: 'token', key })
+      }
+    }
+    crash(h: Name): void {
+      if (!this.up.get(h)) return
+      this.up.set(h, false)
+      this.inc.set(h, this.inc.get(h)! + 1)
+      for (const s of this.stalled.get(h) ?? []) if ('msg' in s) this.record(s.msg, 'dropped', 'crash')
+      this.stalled.delete(h)
+    }
+    pause(h: Name): void {
+      if (this.up.get(h) && !this.stalled.has(h)) this.stalled.set(h, [])
+    }
+    resume(h: Name): void {
+      const stalled = this.stalled.get(h)
+      if (stalled === undefined) return
+      this.stalled.delete(h)
+      const byKey = new Map<string, Msg[]>()
+      for (const s of stalled) if ('msg' in s) byKey.set(Model.key(s.msg.from, s.msg.to), [...(byKey.get(Model.key(s.msg.from, s.msg.to)) ?? []), s.msg])
+      for (const [key, ms] of byKey) {
+        if (this.held.has(key)) this.held.set(key, [...ms, ...this.held.get(key)!])
+        else this.queue.set(key, [...ms, ...this.queueOf(key)])
+      }
+      for (const s of stalled) {
+        if ('timer' in s) this.later(0, { kind: 'action', run: (m) => m.inc.get(s.timer.host) === s.timer.inc && m.up.get(s.timer.host) && (m.stalled.has(s.timer.host) ? m.stalled.get(s.timer.host)!.push(s) : m.send(s.timer.host, s.timer.to)) })
+        else if (!this.held.has(Model.key(s.msg.from, s.msg.to))) this.later(0, { kind: 'token', key: Model.key(s.msg.from, s.msg.to) })
+      }
+    }
+    inFlight = (): number =>
+      [...this.queue.values(), ...this.held.values()].reduce((n, q) => n + q.length, 0) +
+      [...this.stalled.values()].reduce((n, q) => n + q.filter((s) => 'msg' in s).length, 0)
+  }
+}
+
+interface TimedReal {
+  readonly sim: SimulationT<number>
+  readonly contexts: Map<string, Host<number>>
+}
+type TimedCmd = fc.Command<Timed.TimedModel, TimedReal>
+
+const timedCommand = (exact: boolean, label: string, onModel: (m: Timed.TimedModel) => void, onReal: (r: TimedReal) => void): TimedCmd => ({
+  check: () => true,
+  run(model, real) {
+    onModel(model)
+    onReal(real)
+    if (exact) {
+      expect(entries(S.messages(real.sim))).toEqual(model.log)
+      expect(S.inFlight(real.sim)).toBe(model.inFlight())
+    }
+  },
+  toString: () => label,
+})
+
+/** A fault and its undoing: what a command may do now or from a clock timer. */
+const faultArb = fc.oneof(
+  pairArb.map(([a, b, oneWay]) => ({ label: `partition ${a} ${b} ${oneWay}`, model: (m: Timed.TimedModel) => m.links(a, b, oneWay).forEach((k) => m.partitioned.add(k)), real: (r: TimedReal) => S.partition(r.sim, a, b, { oneWay }) })),
+  pairArb.map(([a, b, oneWay]) => ({ label: `heal ${a} ${b} ${oneWay}`, model: (m: Timed.TimedModel) => m.links(a, b, oneWay).forEach((k) => m.partitioned.delete(k)), real: (r: TimedReal) => S.heal(r.sim, a, b, { oneWay }) })),
+  pairArb.map(([a, b, oneWay]) => ({ label: `hold ${a} ${b} ${oneWay}`, model: (m: Timed.TimedModel) => m.links(a, b, oneWay).forEach((k) => m.held.has(k) || m.held.set(k, [])), real: (r: TimedReal) => S.hold(r.sim, a, b, { oneWay }) })),
+  pairArb.map(([a, b, oneWay]) => ({ label: `release ${a} ${b} ${oneWay}`, model: (m: Timed.TimedModel) => m.release(a, b, oneWay), real: (r: TimedReal) => S.release(r.sim, a, b, { oneWay }) })),
+  modelNameArb.map((h) => ({ label: `crash ${h}`, model: (m: Timed.TimedModel) => m.crash(h), real: (r: TimedReal) => S.crash(r.sim, h) })),
+  modelNameArb.map((h) => ({ label: `restart ${h}`, model: (m: Timed.TimedModel) => (m.crash(h), m.up.set(h, true)), real: (r: TimedReal) => S.restart(r.sim, h) })),
+  modelNameArb.map((h) => ({ label: `pause ${h}`, model: (m: Timed.TimedModel) => m.pause(h), real: (r: TimedReal) => S.pause(r.sim, h) })),
+  modelNameArb.map((h) => ({ label: `resume ${h}`, model: (m: Timed.TimedModel) => m.resume(h), real: (r: TimedReal) => S.resume(r.sim, h) })),
+)
+
+const driftArb = fc.constantFrom(0, -0.5, -0.999999, -(1 - 2 ** -20), 0.5)
+
+const timedCommands = (exact: boolean): Array<fc.Arbitrary<TimedCmd>> => [
+  fc.tuple(modelNameArb, modelNameArb, fc.integer({ min: 1, max: 3 })).map(([from, to, n]) =>
+    timedCommand(exact, `send ${n} ${from}->${to}`, (m) => Array.from({ length: n }, () => m.send(from, to)), (r) => Array.from({ length: n }, () => S.send(r.contexts.get(from)!, to, 0))),
+  ),
+  fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 2 ** 31 })).map((ms) => timedCommand(exact, `run ${ms}`, (m) => m.advance(ms), (r) => S.run(r.sim, ms))),
+  fc.tuple(pairArb, fc.constantFrom(0, 0, 1, 5, 20)).map(([[a, b, oneWay], ms]) =>
+    timedCommand(exact, `link ${a} ${b} ${oneWay} latency ${ms}`, (m) => m.links(a, b, oneWay).forEach((k) => m.latency.set(k, ms)), (r) => S.link(r.sim, a, b, { latency: ms }, { oneWay })),
+  ),
+  fc.tuple(faultArb, fc.integer({ min: 0, max: 12 })).map(([f, k]) =>
+    timedCommand(exact, `from a timer in ${k} ms: ${f.label}`, (m) => m.later(k, { kind: 'action', run: f.model }), (r) => void r.sim.clock.setTimeout(() => f.real(r), k)),
+  ),
+  faultArb.map((f) => timedCommand(exact, f.label, f.model, f.real)),
+  fc.tuple(modelNameArb, modelNameArb, fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 2000 }))).map(([h, to, ms]) =>
+    timedCommand(exact, `${h} sends to ${to} from a host timer in ${ms} host ms`, (m) => m.setTimer(h, ms, to), (r) => void S.setTimeout(r.contexts.get(h)!, () => S.send(r.contexts.get(h)!, to, 0), ms)),
+  ),
+  fc.tuple(modelNameArb, modelNameArb, fc.integer({ min: 1, max: 15 })).map(([h, to, n]) =>
+    timedCommand(
+      exact,
+      `${h} sends to ${to} every host ms for ${n} ms`,
+      (m) => Array.from({ length: n }, (_, i) => m.setTimer(h, i + 1, to)),
+      (r) => Array.from({ length: n }, (_, i) => S.setTimeout(r.contexts.get(h)!, () => S.send(r.contexts.get(h)!, to, 0), i + 1)),
+    ),
+  ),
+  fc.tuple(modelNameArb, driftArb).map(([h, drift]) =>
+    timedCommand(exact, `skew ${h} drift ${drift}`, (m) => void m.drift.set(h, drift), (r) => S.skew(r.sim, h, { drift })),
+  ),
+]
+
+const timedSetup = (batch: boolean) => (): { model: Timed.TimedModel; real: TimedReal } => {
+  const sim = S.create<number>({ seed: 0, batch })
+  const contexts = new Map<string, Host<number>>()
+  for (const n of ['a', 'b'] as const) {
+    S.addHost(sim, n, (host) => {
+      contexts.set(n, host)
+      S.onMessage(host, () => undefined)
+    })
+  }
+  return { model: new Timed.TimedModel(), real: { sim, contexts } }
+}
+
+describe('faults undone from timers, 0 ms links and drifts near -1 against a model of the clock', () => {
+  it('default mode: the log and what is in flight, exactly, after every command', () => {
+    fc.assert(
+      fc.property(fc.commands(timedCommands(true), { maxCommands: 40, size: 'max' }), (cmds) => {
+        fc.modelRun(timedSetup(false), cmds)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it.each([false, true])('batch %s: links FIFO, nothing arrives before it was sent, every message in the log once', (batch) => {
+    fc.assert(
+      fc.property(fc.commands(timedCommands(false), { maxCommands: 40, size: 'max' }), (cmds) => {
+        const { real } = timedSetup(batch)()
+        fc.modelRun(() => ({ model: new Timed.TimedModel(), real }), cmds)
+        S.run(real.sim, 2 ** 31)
+        for (const h of ['a', 'b']) S.resume(real.sim, h)
+        S.heal(real.sim)
+        for (const [x, y] of [['a', 'a'], ['a', 'b'], ['b', 'b']] as const) S.release(real.sim, x, y)
+        S.run(real.sim, 100)
+        const log = S.messages(real.sim)
+        expect(S.inFlight(real.sim)).toBe(0)
+        expect(new Set(log.map((e) => e.id)).size).toBe(log.length)
+        const last = new Map<string, number>()
+        for (const e of log) {
+          expect(e.at).toBeGreaterThanOrEqual(e.sentAt)
+          if (e.reason === 'stale' || e.outcome === 'dropped') continue
+          const key = `${e.from}>${e.to}`
+          expect(e.id).toBeGreaterThan(last.get(key) ?? 0)
+          last.set(key, e.id)
+        }
+      }),
+      { numRuns: 150 },
+    )
+  })
+})

@@ -28,10 +28,10 @@
  */
 import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
-import { checkDelay, fail, fn, skewOf } from './checks.js'
+import { checkDelay, fail, fn, maxDelay, skewOf } from './checks.js'
 import { fault, record } from './log.js'
-import { enqueue } from './network.js'
-import { type Boot, type Host, type HostState, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
+import { linkOf, prepend, redeliver } from './network.js'
+import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
 
 /** @internal */
 export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
@@ -39,7 +39,9 @@ export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.context = context
   h.up = true
   h.paused = false
-  h.value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  const value = sim.enter(context as Host<unknown>, () => h.boot(context))
+  // A boot that crashed or restarted its host returns a value of a gone incarnation.
+  if (context.incarnation === h.incarnation && h.up) h.value = value
 }
 
 /**
@@ -159,11 +161,21 @@ export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number 
   const run = (): void => {
     if (h.timers.delete(id)) f()
   }
-  h.timers.set(
-    id,
-    sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), trueDelay(h, ms)),
-  )
+  armTimer(sim, h, id, trueDelay(h, ms), () => runAsHost(sim, h, incarnation, run))
   return id
+}
+
+/**
+ * Arms host timer `id` on the clock `delay` true ms from now, in steps of at most 2^31 - 1
+ * ms: a clock, as Node, runs a longer delay after 1 ms, and a host's delay divided by a
+ * drift near -1 can be far longer.
+ */
+const armTimer = (sim: Simulation<unknown>, h: HostState<unknown>, id: number, delay: number, fire: () => void): void => {
+  const step = Math.min(delay, maxDelay)
+  const next = (): void => {
+    if (h.timers.has(id)) armTimer(sim, h, id, delay - step, fire)
+  }
+  h.timers.set(id, sim.clock.setTimeout(step === delay ? fire : next, step))
 }
 
 /** Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late. */
@@ -174,12 +186,7 @@ export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number
   if (!live(ctx)) return 0
   const { sim, state: h, incarnation } = ctx
   const id = ++h.nextTimer
-  const arm = (): void => {
-    h.timers.set(
-      id,
-      sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, run), Math.max(1, trueDelay(h, ms))),
-    )
-  }
+  const arm = (): void => armTimer(sim, h, id, Math.max(1, trueDelay(h, ms)), () => runAsHost(sim, h, incarnation, run))
   const run = (): void => {
     if (!h.timers.has(id)) return
     arm()
@@ -189,9 +196,11 @@ export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number
   return id
 }
 
-/** Cancels a timeout or interval of this host; an unknown id is a no-op. */
+/** Cancels a timeout or interval of this host; an unknown id, or a crashed incarnation's context, is a no-op. */
 export const clearTimeout = <M>(host: Host<M>, id: number): void => {
-  const h = contextOf<unknown>(host).state
+  const ctx = contextOf<unknown>(host)
+  if (!live(ctx)) return
+  const h = ctx.state
   const handle = h.timers.get(id)
   if (handle === undefined) return
   h.timers.delete(id)
@@ -240,7 +249,11 @@ export const pause = <M>(sim: Simulation<M>, name: string): void => {
   if (h.up) h.paused = true
 }
 
-/** Resumes host `name`: what came due while it was paused runs, in order, one macrotask each. */
+/**
+ * Resumes host `name`: what came due while it was paused runs, in order, one macrotask
+ * each; a message stalled goes back on its link ahead of those still on the wire (or at
+ * the head of the link's held messages if it is held), so links stay FIFO.
+ */
 export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
   fault(sim, 'resume', [name])
@@ -249,9 +262,24 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const stalled = h.stalled
   h.stalled = []
   const incarnation = h.incarnation
+  const byLink = new Map<Link<M>, Array<Message<M>>>()
+  for (const entry of stalled) {
+    if (typeof entry === 'function') continue
+    const l = linkOf(sim, entry.from, entry.to)
+    const ms = byLink.get(l)
+    if (ms === undefined) byLink.set(l, [entry])
+    else ms.push(entry)
+  }
+  for (const [l, ms] of byLink) {
+    if (l.held) l.heldQueue.unshift(...ms)
+    else prepend(l, ms)
+  }
   for (const entry of stalled) {
     if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
-    else enqueue(sim, entry, sim.clock.now)
+    else {
+      const l = linkOf(sim, entry.from, entry.to)
+      if (!l.held) redeliver(sim, l)
+    }
   }
 }
 

@@ -24,6 +24,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
 import * as Random from './random.js'
+import { maxDelay } from './checks.js'
 import { type Host, type HostState, type Simulation, type SimulationOptions, build, checkOptions, now, runAsHost, trueDelay } from './simulation.js'
 
 /** `install`'s options: those of `create` but `clock`. */
@@ -93,6 +94,27 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
       patch(crypto, 'randomUUID', () => Random.uuid(sim.random)),
     )
   }
+  // A host timer whose true delay passes 2^31 - 1 ms (a drift near -1) is a chain of clock
+  // timers, each at most that long (a clock, as Node, runs a longer one after 1 ms): `chains`
+  // maps the handle returned to the chain's current timer, for `clearTimeout`.
+  const chains = new Map<unknown, { current: unknown }>()
+  const later = g['setTimeout'] as (...a: unknown[]) => unknown
+  const chain = (self: unknown, f: (...a: unknown[]) => void, delay: number, repeat: boolean, args: unknown[]): unknown => {
+    const link = { current: undefined as unknown }
+    const step = (left: number): void => {
+      const ms = Math.min(left, maxDelay)
+      link.current = later.call(self, () => {
+        if (left > ms) return step(left - ms)
+        if (repeat) step(delay)
+        else chains.delete(first)
+        f(...args)
+      }, ms)
+    }
+    step(delay)
+    const first = link.current
+    chains.set(first, link)
+    return first
+  }
   for (const [owner, name] of hostScoped) {
     const target = owner === 'process' ? (g['process'] as Record<string, unknown> | undefined) : g
     const fake = target?.[name]
@@ -102,12 +124,27 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
       const host = store.getStore()
       if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
       const { state: h, incarnation } = host
-      if (scaled && typeof rest[0] === 'number' && rest[0] > 0) rest[0] = trueDelay(h as HostState<unknown>, rest[0])
       const hosted = (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+      if (scaled && typeof rest[0] === 'number' && rest[0] > 0) {
+        rest[0] = trueDelay(h as HostState<unknown>, rest[0])
+        if ((rest[0] as number) > maxDelay) return chain(this, hosted, rest[0] as number, name === 'setInterval', rest.slice(1))
+      }
       return fake.call(this, hosted, ...rest)
     }
     const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
     undo.push(patch(target, name, Object.defineProperties(wrapper, own)))
+  }
+  for (const name of ['clearTimeout', 'clearInterval'] as const) {
+    const fake = g[name] as ((handle: unknown) => void) | undefined
+    if (typeof fake !== 'function') continue
+    const wrapper = function (this: unknown, handle: unknown): void {
+      const link = chains.get(handle)
+      if (link === undefined) return fake.call(this, handle)
+      chains.delete(handle)
+      fake.call(this, link.current)
+    }
+    const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
+    undo.push(patch(g, name, Object.defineProperties(wrapper, own)))
   }
   if (g['Date'] === clock.Date) {
     const ClockDate = clock.Date

@@ -43,6 +43,7 @@ import {
   type LinkParams,
   type Message,
   type Simulation,
+  type Token,
   contextOf,
   direct,
   hostOf,
@@ -51,24 +52,38 @@ import {
 
 /** @internal */
 export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> =>
-  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity })
+  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity, queue: [], head: 0 })
+
+const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
 /**
- * Puts a message on the wire: a clock timer of its own at its arrival time. Each arrival is
- * then a macrotask, as a socket's is (microtasks and `await`s run between two), ordered
- * with the hosts' timers by time and then by when it was sent.
+ * Puts a token on the wire for `at`: a clock timer of its own (or with `batch` an alarm).
+ * Each arrival is then a macrotask, as a socket's is (microtasks and `await`s run between
+ * two), ordered with the hosts' timers by time and then by when it was set.
  */
-/** @internal */
-export const enqueue = <M>(sim: Simulation<M>, m: Message<M>, at: number): void => {
+const token = <M>(sim: Simulation<M>, t: Token<M>, at: number): void => {
   sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
-    sim.clock.setTimeout(land, at - sim.clock.now, sim, m)
+    sim.clock.setTimeout(land, at - sim.clock.now, sim, t)
     return
   }
-  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), m)
+  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
+
+/**
+ * @internal Puts messages that already reached the link back on it, ahead of those on the
+ * wire; `redeliver` then gives each a token for now (the link's tokens take the oldest first).
+ */
+export const prepend = <M>(link: Link<M>, ms: ReadonlyArray<Message<M>>): void => {
+  if (ms.length === 0) return
+  link.queue = [...ms, ...link.queue.slice(link.head)]
+  link.head = 0
+}
+
+/** @internal A token for now for one message put back on `link` by `prepend`. */
+export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => token(sim, link, sim.clock.now)
 
 /** Batched: the one clock timer, at the earliest arrival. */
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
@@ -79,16 +94,17 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
 
 /**
  * Batched: delivers everything due, in order, including what the handlers send with no
- * latency; then re-arms. A handler that throws does not stop the batch: the first error is
- * rethrown at its end, as a clock rethrows after running the other due timers.
+ * latency; then re-arms. A handler that throws does not stop the batch: the first error
+ * (the first truthy one, as a clock keeps it) is rethrown at its end, as a clock rethrows
+ * after running the other due timers.
  */
 const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armed = undefined
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  const due: Array<Message<M>> = []
-  const take = (alarm: TW.Alarm<Message<M>>): void => {
+  const due: Array<Token<M>> = []
+  const take = (alarm: TW.Alarm<Token<M>>): void => {
     due.push(TW.alarmValue(batch.wheel, alarm))
   }
   let failed = false
@@ -97,11 +113,11 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     TW.advanceClock(batch.wheel, now, take)
     TW.firePastAlarms(batch.wheel, take)
     if (due.length === 0) break
-    for (const m of due) {
+    for (const t of due) {
       try {
-        land(sim, m)
+        land(sim, t)
       } catch (e) {
-        if (!failed) error = e
+        if (!error) error = e
         failed = true
       }
     }
@@ -113,8 +129,24 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   if (failed) throw error
 }
 
-const land = <M>(sim: Simulation<M>, m: Message<M>): void => {
+/**
+ * A token comes due: a link's token delivers the link's oldest in-order message, whichever
+ * token it is. Tokens of one link come due in the order of their messages' arrival times,
+ * but one set for now from a timer fires 1 ms later (fake-timers' rule against loops); so
+ * taking the oldest message keeps the link FIFO, and no message arrives before its time.
+ */
+const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   sim.wire--
+  if (!isLink(t)) return arrive(sim, t)
+  const m = t.queue[t.head]!
+  t.queue[t.head++] = undefined
+  if (t.head === t.queue.length) {
+    t.queue.length = 0
+    t.head = 0
+  } else if (t.head >= 1024 && 2 * t.head >= t.queue.length) {
+    t.queue = t.queue.slice(t.head)
+    t.head = 0
+  }
   arrive(sim, m)
 }
 
@@ -148,9 +180,10 @@ const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => 
   const now = sim.clock.now
   if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
   let at = now + latency(sim as Simulation<unknown>, link)
-  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) at += latency(sim as Simulation<unknown>, link)
-  else at = link.fifoAt = Math.max(at, link.fifoAt)
-  enqueue(sim, m, at)
+  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) return token(sim, m, at + latency(sim as Simulation<unknown>, link))
+  link.fifoAt = Math.max(at, link.fifoAt)
+  link.queue.push(m)
+  token(sim, link, link.fifoAt)
 }
 
 /**
@@ -229,14 +262,15 @@ export const hold = <M>(sim: Simulation<M>, a: string, b: string, direction?: Di
   linkFault(sim, 'hold', a, b, direction)
 }
 
-/** Releases a held link: its held messages arrive now, in the order they reached it. */
+/** Releases a held link: its held messages arrive now, in the order they reached it, before any later message on the link. */
 export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   const ls = links(sim, a, b, direction)
   linkFault(sim, 'release', a, b, direction)
   for (const l of ls) {
     l.held = false
-    const queue = l.heldQueue
+    const held = l.heldQueue
     l.heldQueue = []
-    for (const m of queue) enqueue(sim, m, sim.clock.now)
+    prepend(l, held)
+    for (let i = 0; i < held.length; i++) redeliver(sim, l)
   }
 }

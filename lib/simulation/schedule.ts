@@ -12,8 +12,10 @@
  * The seam with clockArb's order exploration is the clock: `create({ seed, clock })` runs the
  * simulation on an exploring clock, and a property draws both arbitraries.
  */
-import fc from 'fast-check'
+import { createRequire } from 'node:module'
+import type * as FastCheck from 'fast-check'
 import { TimingWheelError, show } from '../errors.js'
+import { fail, maxDelay, maxOffset } from './checks.js'
 import { type Simulation, checkDelay, crash, heal, hold, partition, pause, release, restart, resume, skew } from './simulation.js'
 
 /** One fault, undone `duration` ms after it starts `at`. */
@@ -85,6 +87,24 @@ export interface FaultScheduleOptions {
   readonly maxDriftPpm?: number
 }
 
+/**
+ * fast-check, loaded when `faultScheduleArb` is first called: it is an optional peer, and
+ * the rest of the entry (create, install, applySchedule, describeSchedule) imports and runs
+ * without it, as ES module and as CommonJS.
+ */
+let loaded: typeof FastCheck | undefined
+const fastCheck = (): typeof FastCheck => {
+  if (loaded !== undefined) return loaded
+  const load = typeof require === 'function' ? require : createRequire(import.meta.url)
+  try {
+    const m = load('fast-check') as typeof FastCheck & { default?: typeof FastCheck }
+    loaded = m.default ?? m
+  } catch (cause) {
+    throw new Error('faultScheduleArb needs fast-check, an optional peer of timing-wheel: npm install --save-dev fast-check', { cause })
+  }
+  return loaded
+}
+
 const allKinds: ReadonlyArray<Fault['kind']> = ['partition', 'hold', 'crash', 'pause', 'skew']
 
 const bad = (message: string): never => {
@@ -104,7 +124,8 @@ const count = (what: string, n: unknown, max: number): number =>
  *   const sim = create({ seed: schedule.seed }); ...; applySchedule(sim, schedule); ...
  * }))
  */
-export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<FaultSchedule> => {
+export const faultScheduleArb = (opts: FaultScheduleOptions): FastCheck.Arbitrary<FaultSchedule> => {
+  const fc = fastCheck()
   if (typeof opts !== 'object' || opts === null) bad(`fault schedule options ${show(opts)} is not an object`)
   const hosts = opts.hosts
   if (!Array.isArray(hosts) || hosts.length === 0 || !hosts.every((h) => typeof h === 'string')) {
@@ -127,7 +148,7 @@ export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<Fault
   const pair = fc
     .tuple(fc.nat(hosts.length - 1), fc.nat(Math.max(0, hosts.length - 2)))
     .map(([i, j]) => [hosts[i]!, hosts[j >= i ? j + 1 : j]!] as const)
-  const faultOf = (kind: Fault['kind']): fc.Arbitrary<Fault> => {
+  const faultOf = (kind: Fault['kind']): FastCheck.Arbitrary<Fault> => {
     switch (kind) {
       case 'partition':
       case 'hold':
@@ -151,7 +172,7 @@ export const faultScheduleArb = (opts: FaultScheduleOptions): fc.Arbitrary<Fault
 
 /** The schedule, printing as its description in fast-check's reports. */
 const withDescription = (s: FaultSchedule): FaultSchedule =>
-  Object.defineProperty(s, fc.toStringMethod, { value: () => describeSchedule(s), enumerable: false })
+  Object.defineProperty(s, fastCheck().toStringMethod, { value: () => describeSchedule(s), enumerable: false })
 
 const arrow = (f: { from: string; to: string; oneWay: boolean }): string => `${f.from} ${f.oneWay ? '->' : '<->'} ${f.to}`
 
@@ -178,39 +199,91 @@ export const describeFault = (f: Fault): string => {
 export const describeSchedule = (s: FaultSchedule): string =>
   [`seed ${s.seed}, ${s.faults.length} fault${s.faults.length === 1 ? '' : 's'}${s.faults.length === 0 ? '' : ':'}`, ...s.faults.map((f) => `  ${describeFault(f)}`)].join('\n')
 
+const linkKinds: ReadonlyArray<Fault['kind']> = ['partition', 'hold']
+
+/** `at`, `duration`, and their end within a timer's range; a refusal names the value. */
+const timing = (f: Partial<Timing>): void => {
+  checkDelay('fault at', f.at)
+  const d = f.duration
+  if (!(typeof d === 'number' && d > 0 && d <= maxDelay)) {
+    fail('TimeOutOfRange', `fault duration ${show(d)} is not a number of ms in (0, ${maxDelay}]`)
+  }
+  checkDelay('fault end (at + duration)', (f.at as number) + (d as number))
+}
+
+/**
+ * Checks a whole schedule against the simulation before anything is armed: the schedule's
+ * shape, every fault's kind and fields, its hosts, and that a skew keeps the host's time in
+ * `Date`'s range.
+ */
+const checkSchedule = <M>(sim: Simulation<M>, schedule: unknown): readonly Fault[] => {
+  if (typeof schedule !== 'object' || schedule === null) bad(`fault schedule ${show(schedule)} is not an object with a seed and faults`)
+  const { seed, faults } = schedule as Partial<FaultSchedule>
+  if (!(typeof seed === 'number' && Number.isInteger(seed) && seed >= -(2 ** 31) && seed <= 2 ** 31 - 1)) {
+    bad(`fault schedule seed ${show(seed)} is not an integer in [-2147483648, 2147483647]`)
+  }
+  if (!Array.isArray(faults)) bad(`fault schedule faults ${show(faults)} is not an array`)
+  const names = new Set(sim.order.map((h) => h.name))
+  const known = (h: unknown): string =>
+    typeof h === 'string' && names.has(h) ? h : bad(`fault on ${show(h)}: not a host of this simulation (hosts: ${[...names].map(show).join(', ')})`)
+  for (const f of faults as unknown[]) {
+    if (typeof f !== 'object' || f === null) bad(`fault ${show(f)} is not an object`)
+    const g = f as Partial<Record<string, unknown>>
+    if (!allKinds.includes(g['kind'] as Fault['kind'])) bad(`fault kind ${show(g['kind'])} is not one of ${allKinds.map(show).join(', ')}`)
+    timing(g as Partial<Timing>)
+    if (linkKinds.includes(g['kind'] as Fault['kind'])) {
+      known(g['from'])
+      known(g['to'])
+      if (g['oneWay'] !== undefined && typeof g['oneWay'] !== 'boolean') bad(`fault oneWay ${show(g['oneWay'])} is not a boolean`)
+      continue
+    }
+    const h = sim.hosts.get(known(g['host']))!
+    if (g['kind'] !== 'skew') continue
+    const offset = g['offset']
+    const current = h.base + (sim.clock.now - h.anchor) * h.rate - sim.clock.now
+    if (!(typeof offset === 'number' && Math.abs(current + offset) <= maxOffset)) {
+      fail('TimeOutOfRange', `skew offset ${show(offset)} takes ${show(h.name)}'s offset out of [-${maxOffset}, ${maxOffset}] ms (now ${current})`)
+    }
+    const ppm = g['driftPpm']
+    if (!(typeof ppm === 'number' && ppm > -1e6 && ppm < 1e6)) bad(`skew driftPpm ${show(ppm)} is not a drift in (-1000000, 1000000) ppm`)
+  }
+  return faults as readonly Fault[]
+}
+
 /**
  * Arms the schedule's faults on the simulation's clock, from now: each starts `at` ms from
- * now and is undone `duration` ms later. Throws `InvalidArgument` for a host the simulation
- * does not have and `TimeOutOfRange` for a time outside [0, 2^31 - 1], before arming any.
+ * now and is undone `duration` ms later. Throws, before arming any, `InvalidArgument` for a
+ * schedule or fault that is not one (unknown kind, a host the simulation does not have, a
+ * drift out of (-1, 1)) and `TimeOutOfRange` for a time outside [0, 2^31 - 1], a duration
+ * of 0 or less, or a skew taking a host's offset out of `Date`'s range.
  * The seed is not used here: make the simulation with `create({ seed: schedule.seed })`.
+ *
+ * @example
+ * applySchedule(sim, { seed: 1, faults: [{ kind: 'crash', at: 100, duration: 50, host: 'a' }] })
  */
 export const applySchedule = <M>(sim: Simulation<M>, schedule: FaultSchedule): void => {
-  const names = new Set(sim.order.map((h) => h.name))
-  const known = (h: string): string => (names.has(h) ? h : bad(`fault on ${show(h)}: not a host of this simulation (hosts: ${[...names].map(show).join(', ')})`))
   const steps: Array<readonly [number, () => void]> = []
-  for (const f of schedule.faults) {
-    checkDelay('fault at', f.at)
-    checkDelay('fault end', f.at + f.duration)
+  for (const f of checkSchedule(sim, schedule)) {
     switch (f.kind) {
       case 'partition':
       case 'hold': {
-        const [from, to, dir] = [known(f.from), known(f.to), { oneWay: f.oneWay }]
+        const [from, to, dir] = [f.from, f.to, { oneWay: f.oneWay === true }]
         const [start, stop] = f.kind === 'partition' ? [partition, heal] : [hold, release]
         steps.push([f.at, () => start(sim, from, to, dir)], [f.at + f.duration, () => stop(sim, from, to, dir)])
         break
       }
       case 'crash': {
-        const host = known(f.host)
+        const host = f.host
         steps.push([f.at, () => crash(sim, host)], [f.at + f.duration, () => restart(sim, host)])
         break
       }
       case 'pause': {
-        const host = known(f.host)
+        const host = f.host
         steps.push([f.at, () => pause(sim, host)], [f.at + f.duration, () => resume(sim, host)])
         break
       }
       case 'skew': {
-        const h = sim.hosts.get(known(f.host))!
+        const h = sim.hosts.get(f.host)!
         let before: { offset: number; drift: number } | undefined
         steps.push(
           [

@@ -15,7 +15,7 @@ import { createClock } from '../fake-timers/index.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 import { checkDelayLong, fail, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
-import { type Host, type Message, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, direct, simOf } from './state.js'
+import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
 
 export * from './state.js'
 export * from './log.js'
@@ -35,7 +35,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     wire: 0,
     batch:
       opts.batch === true
-        ? { wheel: TW.create<Message<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }
+        ? { wheel: TW.create<Token<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }
         : undefined,
     sent: 0,
     log: opts.log === false ? undefined : [],
@@ -69,7 +69,12 @@ export const checkOptions = (value: unknown): SimulationOptions => {
     if (b.fire !== undefined) probability('buggify.fire', b.fire)
   }
   const clock = o.clock as Partial<SimulationClock> | undefined
-  if (clock !== undefined && (typeof clock.setTimeout !== 'function' || typeof clock.clearTimeout !== 'function' || typeof clock.tick !== 'function')) {
+  const isClock = (c: Partial<SimulationClock>): boolean =>
+    (typeof c === 'object' || typeof c === 'function') &&
+    c !== null &&
+    isNumber(c.now) &&
+    (['setTimeout', 'clearTimeout', 'tick', 'tickAsync'] as const).every((k) => typeof c[k] === 'function')
+  if (clock !== undefined && !isClock(clock)) {
     fail('InvalidArgument', `clock ${show(o.clock)} is not a fake-timers clock`)
   }
   return o as SimulationOptions

@@ -141,7 +141,13 @@ export interface Link<M> extends LinkParams {
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
+  /** The in-order messages on the wire, oldest first from `head` (a deque: slots before `head` are emptied). */
+  queue: Array<Message<M> | undefined>
+  head: number
 }
+
+/** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
+export type Token<M> = Link<M> | Message<M>
 
 /** @internal */
 export interface Message<M> {
@@ -157,7 +163,7 @@ export interface Message<M> {
 
 /** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  readonly wheel: TW.TimingWheel<Message<M>>
+  readonly wheel: TW.TimingWheel<Token<M>>
   armed: unknown
   armedAt: number
   flushing: boolean
