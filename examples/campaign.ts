@@ -5,6 +5,10 @@
  * with its replay command, and drawn in campaign-out/pictures/. The fixed node then passes
  * the same seeds. Prints the same lines on every machine and every run (the seeds decide
  * everything; the threads only change how fast), never a timing. Flags: `--workers N`.
+ *
+ * The replay line is what a user of the installed package types; in this repository, where
+ * the package is not under node_modules, the same command is
+ * `node dist/lib/campaign/bin.js simulate examples/lease.campaign.ts --seed 108`.
  */
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'

@@ -108,7 +108,7 @@ export const main = async (argv: readonly string[]): Promise<number> => {
   }
   for (const f of summary.failures) process.stdout.write(`${describeFailure(f).join('\n')}\n`)
   const n = summary.failures.length
-  process.stdout.write(`${summary.seeds} seeds (shard ${summary.shard}), ${n} failure${n === 1 ? '' : 's'}\n`)
+  process.stdout.write(`${summary.seeds} seed${summary.seeds === 1 ? '' : 's'} (shard ${summary.shard}), ${n} failure${n === 1 ? '' : 's'}\n`)
   return n > 0 ? 1 : 0
 }
 
