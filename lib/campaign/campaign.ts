@@ -20,7 +20,8 @@
  * A failing seed runs twice (the draw fast-check made, then again): when the two logs
  * differ, the failure says so with the first differing entry, since a seed that does not
  * replay is a bug in the simulation (randomness or time from outside it), not in the
- * program. The runner (runner.ts) only hands out seeds; this file knows the simulation.
+ * program; the second run counts the real `Math.random`, `Date.now` and `performance.now`
+ * it calls, to name the usual culprits. The runner (runner.ts) only hands out seeds; this file knows the simulation.
  */
 import fc from 'fast-check'
 import { TimingWheelError, show } from '../errors.js'
