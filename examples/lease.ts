@@ -21,18 +21,22 @@ import fc from 'fast-check'
 import { type Host, Simulation as S, type SimulationT } from 'timing-wheel/simulation'
 import { positiveFlags } from './flags.js'
 
-const LEASE = 500
+export const LEASE = 500
 const RENEW = 150
 const WRITE = 50
-const MAX_DRIFT_PPM = 1000
-const RUN = 3000
+export const MAX_DRIFT_PPM = 1000
+export const RUN = 3000
 
 type Msg = { readonly kind: 'acquire'; readonly seq: number; readonly sentMono: number } | { readonly kind: 'grant'; readonly seq: number; readonly sentMono: number }
 
-interface Observer {
+export interface Observer {
   /** When the server's lease for each node ends, in true time. */
   readonly leaseEnds: Map<string, number>
   violation: string | undefined
+  /** When the violation happened, true time. */
+  violationAt: number
+  /** Writes made so far (progress, for a campaign's liveness phase). */
+  writes: number
 }
 
 /** The lock server: correct, so that only the nodes are on trial. */
@@ -69,22 +73,32 @@ const node = (observer: Observer, fixed: boolean) => (host: Host<Msg>) => {
     host,
     () => {
       if (!holds()) return
+      observer.writes++
       const now = host.sim.clock.now
       const end = observer.leaseEnds.get(host.name) ?? -Infinity
-      if (now >= end) observer.violation ??= `${host.name} wrote at ${now} ms, but the server's lease for it ended at ${end === -Infinity ? 'never began' : `${end} ms`}`
+      S.event(host, 'write')
+      if (now < end || observer.violation !== undefined) return
+      observer.violation = `${host.name} wrote at ${now} ms, but the server's lease for it ended at ${end === -Infinity ? 'never began' : `${end} ms`}`
+      observer.violationAt = now
     },
     WRITE,
   )
 }
 
-const nodes = ['n1', 'n2', 'n3']
+export const nodes = ['n1', 'n2', 'n3']
+
+/** The protocol's hosts on a simulation made with `seed`, and the observer that judges them (a campaign runs it: examples/lease.campaign.ts). */
+export const build = (seed: number, fixed: boolean): { readonly sim: SimulationT<Msg>; readonly observer: Observer } => {
+  const sim: SimulationT<Msg> = S.create<Msg>({ seed, network: { latency: { min: 1, max: 30 }, duplicate: 0.01 } })
+  const observer: Observer = { leaseEnds: new Map(), violation: undefined, violationAt: 0, writes: 0 }
+  S.addHost(sim, 'lock', lockServer(observer))
+  for (const n of nodes) S.addHost(sim, n, node(observer, fixed))
+  return { sim, observer }
+}
 
 /** One run: the protocol under `schedule`, returning the first violation, if any. */
 export const play = (schedule: S.FaultSchedule, fixed: boolean): string | undefined => {
-  const sim: SimulationT<Msg> = S.create<Msg>({ seed: schedule.seed, network: { latency: { min: 1, max: 30 }, duplicate: 0.01 } })
-  const observer: Observer = { leaseEnds: new Map(), violation: undefined }
-  S.addHost(sim, 'lock', lockServer(observer))
-  for (const n of nodes) S.addHost(sim, n, node(observer, fixed))
+  const { sim, observer } = build(schedule.seed, fixed)
   S.applySchedule(sim, schedule)
   S.run(sim, RUN)
   return observer.violation

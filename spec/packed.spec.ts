@@ -21,8 +21,8 @@ const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) =
 
 let project = ''
 let entries: string[] = []
-/** Entries that are ES modules only: Vitest cannot be required. */
-const esmOnly = new Set(['timing-wheel/vitest', 'timing-wheel/vitest/setup'])
+/** Entries that are ES modules only: Vitest cannot be required, nor tinypool, which the campaign's pool is. */
+const esmOnly = new Set(['timing-wheel/vitest', 'timing-wheel/vitest/setup', 'timing-wheel/campaign'])
 
 const write = (name: string, text: string): string => {
   writeFileSync(join(project, name), text)
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await exec('tar', ['-xzf', packed!.filename], { cwd: project })
   mkdirSync(join(project, 'node_modules', '@types'), { recursive: true })
   renameSync(join(project, 'package'), join(project, 'node_modules', 'timing-wheel'))
-  for (const dep of ['fp-ts', 'io-ts', 'edn-data', 'pure-rand', 'fast-check', 'jest-environment-node', 'jest-environment-jsdom', 'vitest', '@types/node']) {
+  for (const dep of ['fp-ts', 'io-ts', 'edn-data', 'pure-rand', 'tinypool', 'fast-check', 'jest-environment-node', 'jest-environment-jsdom', 'vitest', '@types/node']) {
     symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep))
   }
   write('package.json', '{ "name": "user", "private": true }\n')
@@ -109,6 +109,30 @@ TimingWheel.advanceClock(t, 10, (a) => console.log(Alarm.value(t, a)))
     expect(out.trim().split('\n')).toEqual([...required.map((e) => `${e} true`), 'fired'])
   })
 
+  it('runs its command, timing-wheel simulate, on a user\'s .mjs campaign with what it ships', async () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'timing-wheel', 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    const bin = join(project, 'node_modules', 'timing-wheel', pkg.bin['timing-wheel']!)
+    expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
+    write(
+      'echo.campaign.mjs',
+      `import { Campaign } from 'timing-wheel/campaign'
+import { Simulation } from 'timing-wheel/simulation'
+export default Campaign.define({
+  faults: { hosts: ['a', 'b'], window: 50, kinds: ['pause'] },
+  duration: 100,
+  setup: (schedule) => {
+    const sim = Simulation.create({ seed: schedule.seed })
+    Simulation.addHost(sim, 'a', (host) => Simulation.onMessage(host, () => {}))
+    Simulation.addHost(sim, 'b', (host) => Simulation.setInterval(host, () => Simulation.send(host, 'a', 'hi'), 10))
+    return { sim, check: () => (Simulation.messages(sim).every((m) => m.outcome === 'delivered') ? undefined : 'lost one') }
+  },
+})
+`,
+    )
+    const { stdout } = await exec(process.execPath, [bin, 'simulate', 'echo.campaign.mjs', '--seeds', '0..5', '--workers', '2', '--progress', 'none'], { cwd: project, env })
+    expect(stdout).toBe('6 seeds (shard 1/1), 0 failures\n')
+  })
+
   it.each([
     ['node16', 'node16', 'mts'],
     ['nodenext', 'nodenext', 'mts'],
@@ -119,8 +143,9 @@ TimingWheel.advanceClock(t, 10, (a) => console.log(Alarm.value(t, a)))
     const dir = `types-${resolution}-${ext}`
     mkdirSync(join(project, dir))
     // fast-check's own declarations need `exports` (pure-rand's), which resolution `node`
-    // ignores: its users type-check timing-wheel/testing and /simulation under the other resolutions.
-    const skip = (e: string): boolean => (ext === 'cts' && esmOnly.has(e)) || (resolution === 'node' && (e === 'timing-wheel/testing' || e === 'timing-wheel/simulation'))
+    // ignores: its users type-check timing-wheel/testing, /simulation and /campaign under the other resolutions.
+    const skip = (e: string): boolean =>
+      (ext === 'cts' && esmOnly.has(e)) || (resolution === 'node' && (e === 'timing-wheel/testing' || e === 'timing-wheel/simulation' || e === 'timing-wheel/campaign'))
     const imports = entries.filter((e) => !skip(e)).map((e, i) => `import * as M${i} from '${e}'\nvoid M${i}`)
     write(
       `${dir}/consumer.${ext}`,
