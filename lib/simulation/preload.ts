@@ -76,3 +76,13 @@ if (g[key] === undefined) {
   }
   syncBuiltinESMExports()
 }
+
+/**
+ * Whether the dispatchers are in place: true once this module has loaded (by `--import`,
+ * `--require` or an import), for a test to check its setup.
+ *
+ * @example
+ * import { preloaded } from 'timing-wheel/simulation/preload'
+ * if (!preloaded()) throw new Error('run node with --import timing-wheel/simulation/preload')
+ */
+export const preloaded = (): boolean => g[key] !== undefined
