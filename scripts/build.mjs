@@ -48,3 +48,5 @@ for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f)
   }
 }
 write(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
+// Last: what scripts/built.mjs compares lib/ against.
+write(join(root, 'dist', '.built'), `${new Date().toISOString()}\n`)
