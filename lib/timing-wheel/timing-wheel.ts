@@ -558,9 +558,22 @@ export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<
  * alarms at `m` fire). With no alarms, `advanceClock(t, to, handleFired)`. Throws as
  * {@link advanceClock}; costs what it and {@link firePastAlarms} cost.
  *
+ * A handler runs after `now` has moved to the target, so one `advanceClock` fires a
+ * periodic alarm at most once; stepping from alarm to alarm fires every period.
+ *
  * @example
  * // A discrete-event simulation: jump from event to event, each handler seeing its own time.
  * while (!TimingWheel.isEmpty(t)) TimingWheel.advanceClockStopAtNextAlarm(t, end, onFire)
+ *
+ * // A periodic alarm, every 16 ms up to 100: frames is [16, 32, 48, 64, 80, 96].
+ * const t = TimingWheel.create<string>({ alarmPrecision: 1 })
+ * const frames: number[] = []
+ * TimingWheel.add(t, 16, 'frame')
+ * const onFire = (a: TimingWheel.Alarm<string>): void => {
+ *   frames.push(Alarm.at(t, a))
+ *   TimingWheel.reschedule(t, a, Alarm.at(t, a) + 16)
+ * }
+ * while (TimingWheel.now(t) < 100) TimingWheel.advanceClockStopAtNextAlarm(t, 100, onFire)
  */
 export const advanceClockStopAtNextAlarm = <A>(
   t: TimingWheel<A>,
