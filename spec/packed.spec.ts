@@ -22,10 +22,12 @@ beforeAll(async () => {
 
 describe('the packed package', () => {
   it('ships dist/ and the license, not the sources, specs or benchmarks', async () => {
-    const { stdout } = await exec('npm', ['pack', '--dry-run', '--json'], { cwd: root, env })
+    const { stdout } = await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, env })
     const files = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path)
     expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'])
     expect(files).toContain('dist/cjs/index.js')
+    // Nothing exports a CommonJS Vitest entry: none is shipped.
+    expect(files.filter((f) => f.startsWith('dist/cjs/vitest/'))).toEqual([])
     // What users run and read: the JavaScript without comments or source maps, the doc
     // comments in the declarations, where editors show them.
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([])
@@ -83,9 +85,10 @@ TimingWheel.advanceClock(t, 10, (a) => console.log(Alarm.value(t, a)))
   })
 
   /** Bytes of a minified esbuild bundle of `code`, and the files that put code in it. */
-  const bundle = async (code: string): Promise<{ bytes: number; inputs: string[] }> => {
+  const bundle = async (code: string, platform: 'browser' | 'node' = 'browser'): Promise<{ bytes: number; inputs: string[] }> => {
     const result = await build({
       stdin: { contents: code, resolveDir: project, loader: 'js' },
+      platform,
       bundle: true,
       minify: true,
       write: false,
@@ -103,10 +106,20 @@ TimingWheel.add(t, 7, 'y')
 TimingWheel.advanceClock(t, 10, (a) => console.log(a))
 `
 
-  it('bundles create, add, remove and advanceClock in at most 30 KB, with fp-ts’s ES modules', async () => {
-    const { bytes, inputs } = await bundle(core(`import * as TimingWheel from 'timing-wheel/timing-wheel'`))
-    expect(bytes).toBeLessThanOrEqual(30_000)
-    expect(inputs.filter((f) => f.includes('fp-ts/lib/') || f.includes('io-ts'))).toEqual([])
+  // For Node too (a server bundle, a Lambda): the `module` condition, which esbuild sets on
+  // every platform, picks fp-ts' ES modules before the `node` one picks its CommonJS build.
+  it.each(['browser', 'node'] as const)(
+    'bundles create, add, remove and advanceClock in at most 30 KB for the %s platform, with fp-ts’s ES modules',
+    async (platform) => {
+      const { bytes, inputs } = await bundle(core(`import * as TimingWheel from 'timing-wheel/timing-wheel'`), platform)
+      expect(bytes).toBeLessThanOrEqual(30_000)
+      expect(inputs.filter((f) => f.includes('fp-ts/lib/') || f.includes('io-ts'))).toEqual([])
+    },
+  )
+
+  it('keeps import \'timing-wheel/vitest/setup\' in a bundle: it patches vi when imported (sideEffects)', async () => {
+    const { inputs } = await bundle(`import 'timing-wheel/vitest/setup'`, 'node').catch(() => ({ inputs: ['unbundlable'] }))
+    expect(inputs.some((f) => f.endsWith('dist/lib/vitest/setup.js'))).toBe(true)
   })
 
   // The main entry's bundle holds every namespace whole, so it grows with the library: the

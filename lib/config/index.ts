@@ -12,7 +12,7 @@
  */
 import * as E from '#fp-ts/Either.js'
 import { pipe } from '#fp-ts/function.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { TimingWheelError } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import { type Config, check, describe } from './check.js'

@@ -3,7 +3,7 @@
  * the path, number refinements, and one-message error reports.
  */
 import type * as E from '#fp-ts/Either.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { show } from '../errors.js'
 
 /** Validates `record[key]` with `type`, extending the context with the key so errors carry the path. */

@@ -6,7 +6,7 @@
  * original from the moment of the snapshot, timer ids included.
  */
 import * as E from '#fp-ts/Either.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { describeErrors, finiteNumber, isRecord } from '../config/validation.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as TW from '../timing-wheel/timing-wheel.js'

@@ -8,7 +8,7 @@
  */
 import * as E from '#fp-ts/Either.js'
 import { pipe } from '#fp-ts/function.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import * as Config from '../config/index.js'
 import { show } from '../errors.js'
 import { field, finiteNumber, isRecord } from '../config/validation.js'
