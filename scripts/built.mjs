@@ -1,6 +1,7 @@
 /**
- * `npm start`, `npm run bench` and the examples run on dist/: this builds it only when it
- * is not current, that is when dist/.built (written by scripts/build.mjs as a build's last
+ * `npm install` in a clone (the `prepare` script), `npm test`, `npm start`, `npm run bench`
+ * and the examples run this before they use dist/: it builds dist/ only when it is not
+ * current, that is when dist/.built (written by scripts/build.mjs as a build's last
  * step) is missing or older than a file the build reads: lib/, the tsconfigs, the build
  * script, package.json. A build takes 10 to 40 s on a shared 2-core machine; a check,
  * milliseconds. Says which it did, so the wait before the first line is never unexplained.
