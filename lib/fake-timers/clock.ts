@@ -110,6 +110,12 @@ export interface IdleDeadline {
 /**
  * A fake-timers clock. Its functions do not use `this`. Made by `createClock` and
  * `install` of `timing-wheel/fake-timers`.
+ *
+ * @example
+ * const clock = createClock()
+ * const { setTimeout, tick } = clock // unbound, as fake-timers' are
+ * setTimeout(() => console.log(clock.now), 5)
+ * tick(5) // 5
  */
 export interface Clock {
   /** The wall-clock time in ms since the epoch; setting it moves the wall clock only. */

@@ -26,10 +26,20 @@
  */
 import { type Clock, type FakeMethod, type FakeTimers as Module, type InstallConfig, withGlobal } from '../fake-timers/index.js'
 
-/** Vitest's `fakeTimers` config: fake-timers' install options. */
+/**
+ * Vitest's `fakeTimers` config: fake-timers' install options.
+ *
+ * @example
+ * export default defineConfig({ test: { fakeTimers: { loopLimit: 50 }, setupFiles: ['timing-wheel/vitest/setup'] } })
+ */
 export type FakeTimersConfig = InstallConfig
 
-/** The tick modes of `vi.setTimerTickMode`. */
+/**
+ * The tick modes of `vi.setTimerTickMode`.
+ *
+ * @example
+ * vi.setTimerTickMode('nextTimerAsync') // the clock moves to each next timer by itself
+ */
 export type TimerTickMode = 'manual' | 'nextTimerAsync' | 'interval'
 
 const RealDate = Date
