@@ -12,6 +12,12 @@
  * - **`advanceClockStopAtNextAlarm`** fires what is due at the new `now`, as later Core.
  * - **Limits from outside**: levels of at most 24 bits; handles checked; JSON via io-ts.
  *
+ * Resources: an empty wheel costs about 7 KiB, an empty `VirtualClock` 14 KiB (slot heads
+ * are taken 32 at a time when first used); a `capacity` reserves at most 2 MiB; a snapshot
+ * of `n` alarms decodes in time linear in `n`. A slot is sorted once when its least alarm
+ * is removed, so cancelling the soonest timeout and asking when to wake up never walks a
+ * slot again.
+ *
  * @example
  * import { Alarm, TimingWheel } from 'timing-wheel'
  * const t = TimingWheel.create<string>({ alarmPrecision: 1 })
