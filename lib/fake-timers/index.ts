@@ -114,5 +114,9 @@ export default moduleObject
  * What `require('timing-wheel/fake-timers')` returns: a plain object with the four
  * functions, as fake-timers' CommonJS module is, rather than the frozen namespace
  * (callers add properties to it, and compare its keys with `withGlobal`'s).
+ *
+ * @example
+ * const FakeTimers = require('timing-wheel/fake-timers')
+ * Object.keys(FakeTimers) // ['timers', 'createClock', 'install', 'withGlobal']
  */
 export { moduleObject as 'module.exports' }
