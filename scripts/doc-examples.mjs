@@ -1,6 +1,6 @@
 /**
  * `npm run docs` runs this after TypeDoc: every exported function, variable, class,
- * interface, type alias and namespace, and every member of an exported namespace, that
+ * interface, type alias, enum and namespace, and every member of an exported namespace, that
  * the package entries reach (typedoc.json's entryPoints) has a doc comment with an
  * `@example`. Interface and class members need none: their owner carries the example.
  *
@@ -34,6 +34,7 @@ const checked =
   ReflectionKind.Class |
   ReflectionKind.Interface |
   ReflectionKind.TypeAlias |
+  ReflectionKind.Enum |
   ReflectionKind.Namespace
 
 const app = await Application.bootstrapWithPlugins({
