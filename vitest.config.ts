@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
@@ -8,9 +8,14 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 120_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The default reporter, and a line every 5 s while a file runs with nothing finished.
+    reporters: ['default', './spec/support/heartbeat-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'spec', include: ['spec/**/*.spec.ts'] } },
+      {
+        extends: true,
+        // spec/heavy/: a minute or more each; `npm run test:heavy` (vitest.heavy.config.ts).
+        test: { name: 'spec', include: ['spec/**/*.spec.ts'], exclude: [...configDefaults.exclude, 'spec/heavy/**'] },
+      },
       {
         // Tests written for Vitest's own fake timers, run with the one setup line (the built
         // dist/: npm test builds first) and a fakeTimers config the tests read back.

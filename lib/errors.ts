@@ -18,6 +18,13 @@
  * - `Reentrant`: a call that may not be made from inside a firing handler.
  * - `InvalidArgument`: a handler that is not a function, or an options argument that is
  *   not an object.
+ *
+ * @example
+ * try {
+ *   TimingWheel.create({ alarmPrecision: -1 })
+ * } catch (e) {
+ *   if (e instanceof TimingWheelError) console.log(e.code satisfies TimingWheelErrorCode) // InvalidConfig
+ * }
  */
 export type TimingWheelErrorCode =
   | 'InvalidLevelBits'

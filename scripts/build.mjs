@@ -1,8 +1,10 @@
 /**
  * Finishes dist/ after `tsc` has written the ES modules and declarations to dist/lib:
  *
- * - fp-ts is imported as `#fp-ts/*`, which package.json maps to its CommonJS build under
- *   Node and to its ES modules for bundlers (the only form they can tree-shake). Published
+ * - fp-ts is imported as `#fp-ts/*` (and io-ts as `#io-ts`, whose `main` is CommonJS too), which package.json maps to its ES modules wherever the
+ *   `module` condition is set (esbuild, Vite, webpack and Rollup set it for every platform:
+ *   the only form they can tree-shake) and to its CommonJS build under Node (whose
+ *   runtime knows no `module` condition, and fp-ts' es6/ is not marked as ES modules). Published
  *   declarations name `fp-ts/lib/*` instead, so they resolve under every moduleResolution,
  *   `node` (which has no subpath imports) included.
  * - The JavaScript is printed again by esbuild, without comments: the declarations keep
@@ -15,14 +17,14 @@
  */
 import { transformSync } from 'esbuild'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const esm = join(root, 'dist', 'lib')
 const cjs = join(root, 'dist', 'cjs')
 
-const toFpTsLib = (code) => code.replaceAll(`'#fp-ts/`, `'fp-ts/lib/`)
+const toFpTsLib = (code) => code.replaceAll(`'#fp-ts/`, `'fp-ts/lib/`).replaceAll(`'#io-ts'`, `'io-ts'`)
 const write = (file, text) => {
   mkdirSync(dirname(file), { recursive: true })
   writeFileSync(file, text)
@@ -30,13 +32,16 @@ const write = (file, text) => {
 
 for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f))) {
   const target = join(cjs, relative(esm, file))
+  // Vitest is ES modules only, and so are its entries (package.json exports no require).
+  const esmOnly = relative(esm, file).startsWith(`vitest${sep}`)
   if (file.endsWith('.d.ts')) {
     const declarations = toFpTsLib(readFileSync(file, 'utf8'))
     writeFileSync(file, declarations)
-    write(target, declarations)
+    if (!esmOnly) write(target, declarations)
   } else if (file.endsWith('.js')) {
     const source = readFileSync(file, 'utf8')
     writeFileSync(file, transformSync(source, { format: 'esm', platform: 'node', target: 'es2022', loader: 'js' }).code)
+    if (esmOnly) continue
     const code = toFpTsLib(source)
     // A module exporting a value as 'module.exports' (what Node's require of an ES module
     // returns) is that value when required from the CommonJS build too.
@@ -48,3 +53,5 @@ for (const file of readdirSync(esm, { recursive: true }).map((f) => join(esm, f)
   }
 }
 write(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
+// Last: what scripts/built.mjs compares lib/ against.
+write(join(root, 'dist', '.built'), `${new Date().toISOString()}\n`)

@@ -32,6 +32,7 @@ const runJest = async (environment: string): Promise<Record<string, string>> => 
 }
 
 const nonFinite = 'tells the clocks apart: a non-finite advance throws on the wheel'
+const refusal = 'tells the clocks apart: a refusal names the jest call and its value, from this line'
 // jsdom's own AbortSignal.timeout arms the window's setTimeout, which Jest fakes: only Node's is apart.
 const abortSignal = 'tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time'
 const settles = 'tells the clocks apart: a queue started from queueMicrotask after a promise runs every task'
@@ -39,8 +40,8 @@ const autoSettles = 'tells the clocks apart: auto-advance settles a job a promis
 
 describe('timing-wheel/jest-environment', () => {
   it.each([
-    ['node', ours, [nonFinite, abortSignal, settles, autoSettles]],
-    ['jsdom', oursJsdom, [nonFinite, settles, autoSettles]],
+    ['node', ours, [nonFinite, refusal, abortSignal, settles, autoSettles]],
+    ['jsdom', oursJsdom, [nonFinite, refusal, settles, autoSettles]],
   ])('runs every jest.* timer function on the wheel with the results of Jest’s %s fake timers', async (jests, wheels, apart) => {
     const [onDefault, onWheel] = await Promise.all([runJest(jests), runJest(wheels)])
     expect(Object.keys(onWheel).length).toBeGreaterThanOrEqual(10)

@@ -1,58 +1,33 @@
 /**
- * The package as a user installs it: `npm pack`, unpacked into a scratch project's
- * `node_modules` (its dependencies linked from ours, so nothing is fetched), then used as a
- * user would: every entry imported and required on Node, its types resolved under each
- * `moduleResolution`, the core bundled with esbuild, and required by a Jest test run with
- * Jest's defaults. `npm test` builds first, so this is what would be published.
+ * The package as a user installs it (spec/support/packed-project.ts): every entry imported
+ * and required on Node, the core bundled with esbuild, and required by a Jest test run with
+ * Jest's defaults. `npm test` builds first, so this is what would be published. Its types
+ * under each `moduleResolution` are checked by spec/heavy/packed-types.spec.ts
+ * (`npm run test:heavy`), a tsc run each.
  */
-import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-const exec = promisify(execFile)
-const bin = (name: string): string => join(root, 'node_modules', '.bin', name)
-const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST'))), NO_COLOR: '1' }
+import { bin, env, esmOnly, exec, packedProject, root } from './support/packed-project.js'
 
 let project = ''
-let entries: string[] = []
-/** Entries that are ES modules only: Vitest cannot be required, nor tinypool, which the campaign's pool is. */
-const esmOnly = new Set(['timing-wheel/vitest', 'timing-wheel/vitest/setup', 'timing-wheel/campaign'])
-
-const write = (name: string, text: string): string => {
-  writeFileSync(join(project, name), text)
-  return name
-}
+let entries: readonly string[] = []
+let write: (name: string, text: string) => string = () => ''
 const node = async (file: string): Promise<string> => (await exec(process.execPath, [file], { cwd: project, env })).stdout
 
 beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), 'timing-wheel-user-'))
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, env })
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>
-  await exec('tar', ['-xzf', packed!.filename], { cwd: project })
-  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true })
-  renameSync(join(project, 'package'), join(project, 'node_modules', 'timing-wheel'))
-  for (const dep of ['fp-ts', 'io-ts', 'edn-data', 'pure-rand', 'tinypool', 'fast-check', 'jest-environment-node', 'jest-environment-jsdom', 'vitest', '@types/node']) {
-    symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep))
-  }
-  write('package.json', '{ "name": "user", "private": true }\n')
-  const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'timing-wheel', 'package.json'), 'utf8')) as { exports: object }
-  entries = Object.keys(pkg.exports)
-    .filter((key) => key !== './package.json')
-    .map((key) => (key === '.' ? 'timing-wheel' : `timing-wheel/${key.slice(2)}`))
+  ;({ dir: project, entries, write } = await packedProject())
 }, 60_000)
 
 describe('the packed package', () => {
   it('ships dist/ and the license, not the sources, specs or benchmarks', async () => {
-    const { stdout } = await exec('npm', ['pack', '--dry-run', '--json'], { cwd: root, env })
+    const { stdout } = await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, env })
     const files = (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path)
     expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'])
     expect(files).toContain('dist/cjs/index.js')
+    // Nothing exports a CommonJS Vitest entry: none is shipped.
+    expect(files.filter((f) => f.startsWith('dist/cjs/vitest/'))).toEqual([])
     // What users run and read: the JavaScript without comments or source maps, the doc
     // comments in the declarations, where editors show them.
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([])
@@ -133,62 +108,11 @@ export default Campaign.define({
     expect(stdout).toBe('6 seeds (shard 1/1), 0 failures\n')
   })
 
-  it.each([
-    ['node16', 'node16', 'mts'],
-    ['nodenext', 'nodenext', 'mts'],
-    ['bundler', 'esnext', 'ts'],
-    ['node', 'commonjs', 'ts'],
-    ['node16', 'node16', 'cts'],
-  ])('resolves its types under moduleResolution %s (module %s, a .%s file)', async (resolution, module, ext) => {
-    const dir = `types-${resolution}-${ext}`
-    mkdirSync(join(project, dir))
-    // fast-check's own declarations need `exports` (pure-rand's), which resolution `node`
-    // ignores: its users type-check timing-wheel/testing, /simulation and /campaign under the other resolutions.
-    const skip = (e: string): boolean =>
-      (ext === 'cts' && esmOnly.has(e)) || (resolution === 'node' && (e === 'timing-wheel/testing' || e === 'timing-wheel/simulation' || e === 'timing-wheel/campaign'))
-    const imports = entries.filter((e) => !skip(e)).map((e, i) => `import * as M${i} from '${e}'\nvoid M${i}`)
-    write(
-      `${dir}/consumer.${ext}`,
-      `${imports.join('\n')}
-import { PriorityQueue, TimingWheel } from 'timing-wheel'
-import type { Option } from 'fp-ts/lib/Option.js'
-const t = TimingWheel.create<string>({ alarmPrecision: 1 })
-const next: Option<number> = TimingWheel.nextAlarmFiresAt(t)
-// @ts-expect-error an Option is not a number: the fp-ts types resolved
-const wrong: number = next
-// @ts-expect-error the wheel's fields are not published
-t.now = -123
-// @ts-expect-error a wheel of strings is not a wheel of numbers
-const numbers: TimingWheel.TimingWheel<number> = t
-// @ts-expect-error nor is any object a queue
-const queue: PriorityQueue.PriorityQueue<string> = {}
-void wrong, numbers, queue
-`,
-    )
-    write(
-      `${dir}/tsconfig.json`,
-      JSON.stringify({
-        compilerOptions: {
-          module,
-          moduleResolution: resolution,
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          ...(resolution === 'node' ? { ignoreDeprecations: '6.0' } : {}),
-        },
-        include: [`consumer.${ext}`],
-      }),
-    )
-    const run = exec(bin('tsc'), ['-p', dir], { cwd: project, env })
-    await expect(run.catch((e: { stdout: string }) => Promise.reject(new Error(e.stdout)))).resolves.toBeDefined()
-  }, 60_000)
-
   /** Bytes of a minified esbuild bundle of `code`, and the files that put code in it. */
-  const bundle = async (code: string): Promise<{ bytes: number; inputs: string[] }> => {
+  const bundle = async (code: string, platform: 'browser' | 'node' = 'browser'): Promise<{ bytes: number; inputs: string[] }> => {
     const result = await build({
       stdin: { contents: code, resolveDir: project, loader: 'js' },
+      platform,
       bundle: true,
       minify: true,
       write: false,
@@ -206,10 +130,20 @@ TimingWheel.add(t, 7, 'y')
 TimingWheel.advanceClock(t, 10, (a) => console.log(a))
 `
 
-  it('bundles create, add, remove and advanceClock in at most 30 KB, with fp-ts’s ES modules', async () => {
-    const { bytes, inputs } = await bundle(core(`import * as TimingWheel from 'timing-wheel/timing-wheel'`))
-    expect(bytes).toBeLessThanOrEqual(30_000)
-    expect(inputs.filter((f) => f.includes('fp-ts/lib/') || f.includes('io-ts'))).toEqual([])
+  // For Node too (a server bundle, a Lambda): the `module` condition, which esbuild sets on
+  // every platform, picks fp-ts' ES modules before the `node` one picks its CommonJS build.
+  it.each(['browser', 'node'] as const)(
+    'bundles create, add, remove and advanceClock in at most 30 KB for the %s platform, with fp-ts’s ES modules',
+    async (platform) => {
+      const { bytes, inputs } = await bundle(core(`import * as TimingWheel from 'timing-wheel/timing-wheel'`), platform)
+      expect(bytes).toBeLessThanOrEqual(30_000)
+      expect(inputs.filter((f) => f.includes('fp-ts/lib/') || f.includes('io-ts'))).toEqual([])
+    },
+  )
+
+  it('keeps import \'timing-wheel/vitest/setup\' in a bundle: it patches vi when imported (sideEffects)', async () => {
+    const { inputs } = await bundle(`import 'timing-wheel/vitest/setup'`, 'node').catch(() => ({ inputs: ['unbundlable'] }))
+    expect(inputs.some((f) => f.endsWith('dist/lib/vitest/setup.js'))).toBe(true)
   })
 
   // The main entry's bundle holds every namespace whole, so it grows with the library: the

@@ -5,9 +5,14 @@
  * package's compiler settings, and run. A block that imports `vitest` is a test file and
  * runs under vitest; any other runs with tsx, and its `//> ` lines are the output it must
  * print, in order.
+ *
+ * Its configuration blocks (the Jest and the Vitest one) are loaded as a user would load
+ * them, in a fresh CommonJS project and in a fresh ES module project: the block is the
+ * config file, and a test there sees the wheel under `jest.*` or `vi.*`.
  */
 import { execFile } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -80,5 +85,64 @@ describe('the README', () => {
     const entries = new Set([...readme.matchAll(/'(timing-wheel(?:\/[\w/-]+)?)'/g)].map((m) => m[1]!))
     expect(entries).toContain('timing-wheel/jest-environment/jsdom')
     for (const entry of entries) expect(() => import.meta.resolve(entry), entry).not.toThrow()
+  })
+})
+
+/** A configuration block: its file name is its first line's comment (`// jest.config.json: ...`). */
+const configBlock = (file: string): string => {
+  const block = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/```\w*\n(\/\/ ([\w.]+)[^\n]*\n[\s\S]*?)```/g)].find((m) => m[2] === file)
+  if (block === undefined) throw new Error(`the README has no block for ${file}`)
+  return block[1]!
+}
+
+/** Jest's and Vitest's tests that pass only on the wheel: it names the refused call. */
+const jestTest = `test('jest on the wheel', () => {
+  jest.useFakeTimers()
+  expect(() => jest.advanceTimersByTime(Number.NaN)).toThrow('jest.advanceTimersByTime(NaN)')
+})
+`
+const vitestTest = `import { expect, it, vi } from 'vitest'
+it('vi on the wheel', () => {
+  vi.useFakeTimers()
+  expect(() => vi.advanceTimersByTime(Number.NaN)).toThrow('vi.advanceTimersByTime(NaN)')
+})
+`
+
+describe.concurrent.each(['commonjs', 'module'])('the README’s configuration blocks in a fresh %s project', (type) => {
+  let project = ''
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), `readme-${type}-`))
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type }))
+    mkdirSync(join(project, 'node_modules'))
+    // The package as installed (its exports lead to dist/), and the runners' packages.
+    symlinkSync(root, join(project, 'node_modules', 'timing-wheel'))
+    for (const dep of ['vitest', 'jest-environment-node']) symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep))
+  })
+  const env = (): NodeJS.ProcessEnv => ({
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST'))),
+    NO_COLOR: '1',
+  })
+
+  it('Jest, configured by the block, runs jest.* on the wheel', async () => {
+    const dir = join(project, 'jest')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'jest.config.json'), configBlock('jest.config.json'))
+    writeFileSync(join(dir, 'wheel.test.cjs'), jestTest)
+    const { stdout, stderr } = await promisify(execFile)(bin('jest'), ['--ci', '--json'], { cwd: dir, env: env() }).catch(
+      (e: { stdout: string; stderr: string }) => e,
+    )
+    expect(stdout, stderr).toContain('"numPassedTests":1')
+    expect(stdout, stderr).toContain('"numFailedTests":0')
+  })
+
+  it('Vitest, configured by the block, runs vi.* on the wheel', async () => {
+    const dir = join(project, 'vitest')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'vitest.config.ts'), configBlock('vitest.config.ts'))
+    writeFileSync(join(dir, 'wheel.test.ts'), vitestTest)
+    const { stdout, stderr } = await promisify(execFile)(bin('vitest'), ['run'], { cwd: dir, env: env() }).catch(
+      (e: { stdout: string; stderr: string }) => e,
+    )
+    expect(stdout, stderr).toMatch(/Tests\s+1 passed/)
   })
 })

@@ -182,3 +182,16 @@ describe('outside a test', () => {
     expect(Date.now()).toBe(0) // this suite's own clock, installed with no options, starts at 0
   })
 })
+
+describe('vi.waitFor under useVirtualClock (what its reference page says)', () => {
+  const clock = useVirtualClock()
+
+  it('does not move the clock: a condition a virtual timer makes true times out', async () => {
+    let ready = false
+    setTimeout(() => (ready = true), 10)
+    await expect(vi.waitFor(() => expect(ready).toBe(true), { timeout: 100, interval: 10 })).rejects.toThrow()
+    expect(ready).toBe(false)
+    await clock().tickAsync(10) // what to do instead
+    expect(ready).toBe(true)
+  })
+})

@@ -10,7 +10,13 @@ import * as LevelBits from '../level-bits/index.js'
 import { maxCapacity } from '../priority-queue/index.js'
 import * as Intervals from '../timing-wheel/intervals.js'
 
-/** A validated configuration, ready for `TimingWheel.create`. */
+/**
+ * A validated configuration, ready for `TimingWheel.create`.
+ *
+ * @example
+ * const decoded: E.Either<TimingWheelError, Config.Config> = Config.decode({ alarmPrecision: 1 })
+ * // Right({ start: 0, alarmPrecision: 1, levelBits: [11, 10, 10, 10, 10, 1] })
+ */
 export interface Config {
   /** The time the clock starts at (0 if the input had none). */
   readonly start: number

@@ -12,7 +12,7 @@
  */
 import * as E from '#fp-ts/Either.js'
 import { pipe } from '#fp-ts/function.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { TimingWheelError } from '../errors.js'
 import * as LevelBits from '../level-bits/index.js'
 import { type Config, check, describe } from './check.js'
@@ -20,7 +20,13 @@ import { type Config, check, describe } from './check.js'
 export type { Config } from './check.js'
 export { describeError, describeErrors, finiteNumber } from './validation.js'
 
-/** The plain-data form of a configuration, as in a JSON file. */
+/**
+ * The plain-data form of a configuration, as in a JSON file.
+ *
+ * @example
+ * const json: Config.ConfigJson = Config.codec.encode(TimingWheel.config(t))
+ * JSON.stringify(json) // '{"start":0,"alarmPrecision":0.5,"levelBits":[11,10,10,10,10,1]}' for a 0.5 ms wheel
+ */
 export interface ConfigJson {
   /** The time the clock starts at; default 0. */
   readonly start?: number
@@ -45,7 +51,13 @@ const validateConfig = (u: unknown, c: t.Context): t.Validation<Config> =>
     ),
   )
 
-/** The io-ts codec: validates `unknown` into a {@link Config}; encodes back to plain data. */
+/**
+ * The io-ts codec: validates `unknown` into a {@link Config}; encodes back to plain data.
+ *
+ * @example
+ * Config.codec.decode({ alarmPrecision: 0 }) // Left: io-ts errors, alarmPrecision: 0 is not a finite number > 0
+ * Config.codec.is(TimingWheel.config(t)) // true
+ */
 export const codec: t.Type<Config, ConfigJson, unknown> = new t.Type<Config, ConfigJson, unknown>(
   'TimingWheelConfig',
   (u): u is Config => E.isRight(validateConfig(u, [])),

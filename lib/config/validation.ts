@@ -3,7 +3,7 @@
  * the path, number refinements, and one-message error reports.
  */
 import type * as E from '#fp-ts/Either.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { show } from '../errors.js'
 
 /** Validates `record[key]` with `type`, extending the context with the key so errors carry the path. */
@@ -36,7 +36,13 @@ export const finiteNumber = numberWhere('FiniteNumber', 'is not a finite number'
 export const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u)
 
-/** `path: message` for one io-ts error, the path as dotted keys from the root. */
+/**
+ * `path: message` for one io-ts error, the path as dotted keys from the root.
+ *
+ * @example
+ * const decoded = Config.codec.decode({ alarmPrecision: 0 })
+ * if (E.isLeft(decoded)) Config.describeError(decoded.left[0]!) // 'alarmPrecision: 0 is not a finite number > 0'
+ */
 export const describeError = (error: t.ValidationError): string => {
   const path = error.context
     .map((entry) => entry.key)
@@ -46,6 +52,13 @@ export const describeError = (error: t.ValidationError): string => {
   return `${path === '' ? '(root)' : path}: ${message}`
 }
 
-/** Every problem of a failed validation in one message. */
+/**
+ * Every problem of a failed validation in one message.
+ *
+ * @example
+ * const decoded = Config.codec.decode({ alarmPrecision: 0, levelBits: [] })
+ * if (E.isLeft(decoded)) Config.describeErrors('config', decoded.left)
+ * // 'config has 2 problems: alarmPrecision: 0 is not a finite number > 0; levelBits: level bits [] must name at least one level'
+ */
 export const describeErrors = (what: string, errors: t.Errors): string =>
   `${what} has ${errors.length} problem${errors.length === 1 ? '' : 's'}: ${errors.map(describeError).join('; ')}`

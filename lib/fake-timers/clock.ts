@@ -61,7 +61,14 @@ import {
 
 export type { TimerType } from './state.js'
 
-/** How the clock moves by itself: not at all, to each timer in turn, or with real time. */
+/**
+ * How the clock moves by itself: not at all, to each timer in turn, or with real time.
+ *
+ * @example
+ * const clock = createClock()
+ * clock.setTickMode({ mode: 'interval', delta: 20 }) // 20 ms of clock time every 20 real ms
+ * clock.setTickMode({ mode: 'manual' })
+ */
 export interface TickMode {
   /** `manual`: only moves; `nextAsync`: runs each timer in turn; `interval`: follows real time. */
   readonly mode: 'manual' | 'nextAsync' | 'interval'
@@ -71,7 +78,15 @@ export interface TickMode {
 
 type Callback = (...args: never[]) => unknown
 
-/** `process.hrtime` on virtual time: `[seconds, nanoseconds]` since the clock's start. */
+/**
+ * `process.hrtime` on virtual time: `[seconds, nanoseconds]` since the clock's start.
+ *
+ * @example
+ * const clock = createClock()
+ * const start = clock.hrtime!()
+ * clock.tick(1500)
+ * clock.hrtime!(start) // [1, 500000000]
+ */
 export interface HrTime {
   (previous?: readonly [number, number]): [number, number]
   /** The same time in nanoseconds. */
@@ -82,6 +97,12 @@ export interface HrTime {
  * A pending timer as fake-timers shows it (`clock.timers`, `uninstall()`): times are
  * wall-clock ms; `createdAt` is when it was last armed (created, re-armed by its
  * interval, refreshed).
+ *
+ * @example
+ * const clock = createClock()
+ * clock.setTimeout(() => {}, 100)
+ * const timer: TimerDescription = [...clock.timers.values()][0]!
+ * timer.callAt // 100
  */
 export interface TimerDescription {
   /** The timer's id. */
@@ -102,7 +123,14 @@ export interface TimerDescription {
   readonly callAt: number
 }
 
-/** What `requestIdleCallback` passes its callback. */
+/**
+ * What `requestIdleCallback` passes its callback.
+ *
+ * @example
+ * clock.requestIdleCallback((deadline: IdleDeadline) => {
+ *   if (!deadline.didTimeout) console.log(deadline.timeRemaining(), 'ms to spare')
+ * }, { timeout: 100 })
+ */
 export interface IdleDeadline {
   /** Whether the callback runs because its timeout passed. */
   readonly didTimeout: boolean
@@ -113,6 +141,12 @@ export interface IdleDeadline {
 /**
  * A fake-timers clock. Its functions do not use `this`. Made by `createClock` and
  * `install` of `timing-wheel/fake-timers`.
+ *
+ * @example
+ * const clock = createClock()
+ * const { setTimeout, tick } = clock // unbound, as fake-timers' are
+ * setTimeout(() => console.log(clock.now), 5)
+ * tick(5) // 5
  */
 export interface Clock {
   /** The wall-clock time in ms since the epoch; setting it moves the wall clock only. */

@@ -10,7 +10,14 @@
  * prints as the host's (`Date.toString()` is native code), as fake-timers arranges.
  */
 
-/** A `Date` whose current time is a clock's, with the marks fake-timers puts on it. */
+/**
+ * A `Date` whose current time is a clock's, with the marks fake-timers puts on it.
+ *
+ * @example
+ * const FakeDate: ClockDate = createClock(0).Date
+ * FakeDate.isFake // true
+ * new FakeDate().getTime() // 0, the clock's time
+ */
 export type ClockDate = DateConstructor & {
   /** Always true: `install` refuses a target whose `Date` has it. */
   readonly isFake: true

@@ -31,7 +31,13 @@ export const fakeableNames = [
   'AbortSignal.timeout',
 ] as const
 
-/** A name `install` can fake (fake-timers' `FakeMethod`). */
+/**
+ * A name `install` can fake (fake-timers' `FakeMethod`).
+ *
+ * @example
+ * const toFake: FakeMethod[] = ['setTimeout', 'clearTimeout', 'Date', 'AbortSignal.timeout']
+ * const clock = install({ toFake })
+ */
 export type FakeMethod = (typeof fakeableNames)[number]
 
 /** Which queue a faked job belongs to on Node: `nextTick`'s, or the microtask queue. */

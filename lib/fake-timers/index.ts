@@ -43,7 +43,13 @@ export type { ClockDate } from './date.js'
 export type { FakeMethod } from './host.js'
 export type { InstallConfig } from './install.js'
 
-/** The module's functions for one global object. */
+/**
+ * The module's functions for one global object.
+ *
+ * @example
+ * import FakeTimers from 'timing-wheel/fake-timers'
+ * const clock = FakeTimers.withGlobal(globalThis).install()
+ */
 export interface FakeTimers {
   /** The global's originals of everything `install` can fake. */
   readonly timers: Readonly<Partial<Record<FakeMethod, unknown>>>
@@ -78,11 +84,32 @@ export const withGlobal = (global: object): FakeTimers => {
 
 const own = withGlobal(globalThis)
 
-/** The process's originals of everything `install` can fake. */
+/**
+ * The process's originals of everything `install` can fake.
+ *
+ * @example
+ * const clock = install()
+ * timers.setTimeout(() => console.log('on real time'), 10) // not on the clock
+ */
 export const timers = own.timers
-/** A clock at `now` (default 0); see {@link FakeTimers.createClock}. */
+/**
+ * A clock at `now` (default 0); see {@link FakeTimers.createClock}. Nothing global changes.
+ *
+ * @example
+ * const clock = createClock(Date.UTC(2024, 0, 1))
+ * clock.setTimeout(() => console.log(new clock.Date().toISOString()), 1000)
+ * clock.tick(1000) // 2024-01-01T00:00:01.000Z
+ */
 export const createClock = own.createClock
-/** A clock installed on `globalThis`; see {@link FakeTimers.install}. */
+/**
+ * A clock installed on `globalThis`; see {@link FakeTimers.install}.
+ *
+ * @example
+ * const clock = install({ now: Date.UTC(2024, 0, 1), toFake: ['setTimeout', 'Date'] })
+ * setTimeout(() => console.log(Date.now()), 1000)
+ * clock.tick(1000) // 1704067201000
+ * clock.uninstall()
+ */
 export const install = own.install
 
 const moduleObject = { timers, createClock, install, withGlobal }
@@ -93,5 +120,9 @@ export default moduleObject
  * What `require('timing-wheel/fake-timers')` returns: a plain object with the four
  * functions, as fake-timers' CommonJS module is, rather than the frozen namespace
  * (callers add properties to it, and compare its keys with `withGlobal`'s).
+ *
+ * @example
+ * const FakeTimers = require('timing-wheel/fake-timers')
+ * Object.keys(FakeTimers) // ['timers', 'createClock', 'install', 'withGlobal']
  */
 export { moduleObject as 'module.exports' }

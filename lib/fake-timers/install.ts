@@ -15,7 +15,12 @@ import { type Clock, createClock } from './clock.js'
 import { type FakeMethod, type GlobalObject, type Host, fakeableNames } from './host.js'
 import * as TimersPromises from './timers-promises.js'
 
-/** fake-timers' install options. */
+/**
+ * fake-timers' install options.
+ *
+ * @example
+ * install({ now: new Date(2024, 0, 1), toNotFake: ['nextTick', 'queueMicrotask'], loopLimit: 10_000 })
+ */
 export interface InstallConfig {
   /** The wall-clock time to start at (ms since the epoch or a `Date`); default 0. */
   readonly now?: number | Date

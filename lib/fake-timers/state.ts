@@ -34,7 +34,14 @@ import * as Jobs from './jobs.js'
 export const I = VirtualClock.internals
 type Core = VirtualClock.State
 
-/** What made a timer, as fake-timers names it in errors. */
+/**
+ * What made a timer, as fake-timers names it in errors.
+ *
+ * @example
+ * const clock = createClock()
+ * clock.setInterval(() => {}, 100)
+ * const type: TimerType = [...clock.timers.values()][0]!.type // 'Interval'
+ */
 export type TimerType = TimerKind | 'IdleCallback'
 
 export interface State extends Jobs.JobQueue {

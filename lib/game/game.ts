@@ -33,15 +33,38 @@
 import { TimingWheelError, show } from '../errors.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 
-/** A JSON value: what a timer's payload may be, so that a snapshot can hold it. */
+/**
+ * A JSON value: what a timer's payload may be, so that a snapshot can hold it.
+ *
+ * @example
+ * Game.after(game, Game.root, 1000, 'explode', { bomb: 7, at: [3, 4] }) // the payload is a Json
+ */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json }
 
-/** Which clock: the root is 0; `addClock` hands out the others. */
+/**
+ * Which clock: the root is 0; `addClock` hands out the others.
+ *
+ * @example
+ * const menu: ClockId = Game.addClock(game, Game.root)
+ */
 export type ClockId = number
-/** Which timer: handed out by `after` and `every`, never reused in a game. */
+/**
+ * Which timer: handed out by `after` and `every`, never reused in a game.
+ *
+ * @example
+ * const bomb: TimerId = Game.after(game, Game.root, 3000, 'explode')
+ * Game.isActive(game, bomb) // true
+ */
 export type TimerId = number
 
-/** What a handler is told when its timer fires. */
+/**
+ * What a handler is told when its timer fires.
+ *
+ * @example
+ * const handlers: Handlers = {
+ *   explode: (e: TimerEvent) => console.log(e.name, e.payload, 'due at', e.time, 'on clock', e.clock),
+ * }
+ */
 export interface TimerEvent {
   /** The game. */
   readonly game: Game
@@ -59,10 +82,22 @@ export interface TimerEvent {
   readonly fired: number
 }
 
-/** Handlers by name: timers name their handler, so that a snapshot can be restored. */
+/**
+ * Handlers by name: timers name their handler, so that a snapshot can be restored.
+ *
+ * @example
+ * const handlers: Handlers = { spawn: (e) => console.log('spawn', e.fired) }
+ * const game = Game.create({ stepMs: 10, handlers })
+ */
 export type Handlers = Readonly<Record<string, (event: TimerEvent) => void>>
 
-/** Options of {@link create}. */
+/**
+ * Options of {@link create}.
+ *
+ * @example
+ * const options: GameOptions = { stepMs: 1000 / 60, handlers: {}, maxStepsPerUpdate: 3, start: 0 }
+ * const game = Game.create(options)
+ */
 export interface GameOptions {
   /** The fixed step, in ms of game time (1000 / 60 for 60 Hz). */
   readonly stepMs: number
@@ -74,7 +109,13 @@ export interface GameOptions {
   readonly start?: number
 }
 
-/** What `update` did. */
+/**
+ * What `update` did.
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: {} })
+ * const u: Update = Game.update(game, 25) // { steps: 2, droppedMs: 0, alpha: 0.5 }
+ */
 export interface Update {
   /** How many fixed steps it ran. */
   readonly steps: number
@@ -116,7 +157,12 @@ export interface Timer {
   alarm: TW.Alarm<Timer>
 }
 
-/** A game: see the module comment. */
+/**
+ * A game: see the module comment.
+ *
+ * @example
+ * const game: Game.Game = Game.create({ stepMs: 1000 / 60, handlers: {} })
+ */
 export interface Game {
   /** @internal */ readonly stepMs: number
   /** @internal */ readonly maxStepsPerUpdate: number
@@ -186,12 +232,22 @@ export const create = (options: GameOptions): Game => {
   return g
 }
 
-/** The root clock's id. */
+/**
+ * The root clock's id.
+ *
+ * @example
+ * const slowMotion = Game.addClock(game, Game.root, { timeScale: 0.5 })
+ */
 export const root: ClockId = 0
 
 /**
  * A clock under `parent`, at time 0, running at `timeScale` times its parent (default 1),
  * paused if `paused`. Throws `TimeOutOfRange` for a scale that is not finite and >= 0.
+ *
+ * @example
+ * const gameplay = Game.addClock(game, Game.root)
+ * const bullets = Game.addClock(game, gameplay, { timeScale: 0.25 }) // a quarter of gameplay's rate
+ * Game.pauseClock(game, gameplay) // bullets' time stops too
  */
 export const addClock = (g: Game, parent: ClockId, options: { readonly timeScale?: number; readonly paused?: boolean } = {}): ClockId => {
   clockOf(g, parent, 'addClock')
@@ -202,30 +258,65 @@ export const addClock = (g: Game, parent: ClockId, options: { readonly timeScale
 
 // ---- clocks ----
 
-/** The time on a clock. */
+/**
+ * The time on a clock.
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: {} })
+ * const half = Game.addClock(game, Game.root, { timeScale: 0.5 })
+ * Game.update(game, 40)
+ * Game.clockTime(game, half) // 20
+ */
 export const clockTime = (g: Game, clock: ClockId): number => clockOf(g, clock, 'clockTime').time
 
-/** A clock's time scale. */
+/**
+ * A clock's time scale.
+ *
+ * @example
+ * Game.timeScale(game, Game.addClock(game, Game.root, { timeScale: 2 })) // 2
+ */
 export const timeScale = (g: Game, clock: ClockId): number => clockOf(g, clock, 'timeScale').timeScale
 
-/** Sets a clock's time scale (0 stops it, 0.5 is slow motion), from the next step on. */
+/**
+ * Sets a clock's time scale (0 stops it, 0.5 is slow motion), from the next step on.
+ *
+ * @example
+ * Game.setTimeScale(game, gameplay, 0.5) // slow motion from the next step
+ */
 export const setTimeScale = (g: Game, clock: ClockId, scale: number): void => {
   const c = clockOf(g, clock, 'setTimeScale')
   checkNumber('setTimeScale: scale', scale, finiteAtLeast0, 'a finite number >= 0')
   c.timeScale = scale
 }
 
-/** Pauses a clock and every clock under it, from the next step on. */
+/**
+ * Pauses a clock and every clock under it, from the next step on.
+ *
+ * @example
+ * Game.pauseClock(game, gameplay)
+ * Game.isClockPaused(game, gameplay) // true
+ */
 export const pauseClock = (g: Game, clock: ClockId): void => {
   clockOf(g, clock, 'pauseClock').paused = true
 }
 
-/** Resumes a paused clock (those under it run again unless paused themselves). */
+/**
+ * Resumes a paused clock (those under it run again unless paused themselves).
+ *
+ * @example
+ * Game.resumeClock(game, gameplay)
+ * Game.isClockPaused(game, gameplay) // false
+ */
 export const resumeClock = (g: Game, clock: ClockId): void => {
   clockOf(g, clock, 'resumeClock').paused = false
 }
 
-/** Whether a clock itself is paused (an ancestor may pause it too). */
+/**
+ * Whether a clock itself is paused (an ancestor may pause it too).
+ *
+ * @example
+ * Game.isClockPaused(game, Game.addClock(game, Game.root, { paused: true })) // true
+ */
 export const isClockPaused = (g: Game, clock: ClockId): boolean => clockOf(g, clock, 'isClockPaused').paused
 
 // ---- timers ----
@@ -311,14 +402,28 @@ export const every = (
   return newTimer(g, clock, delayMs, name, payload, periodMs, times)
 }
 
-/** Cancels a timer: it never fires again and its id is gone. Constant time. */
+/**
+ * Cancels a timer: it never fires again and its id is gone. Constant time.
+ *
+ * @example
+ * const bomb = Game.after(game, Game.root, 3000, 'explode')
+ * Game.cancel(game, bomb)
+ * Game.isActive(game, bomb) // false
+ */
 export const cancel = (g: Game, timer: TimerId): void => {
   const t = timerOf(g, timer, 'cancel')
   disarm(g, t)
   g.timers.delete(t.id)
 }
 
-/** Pauses a timer, keeping the time it has left; a no-op if paused. Constant time. */
+/**
+ * Pauses a timer, keeping the time it has left; a no-op if paused. Constant time.
+ *
+ * @example
+ * const bomb = Game.after(game, Game.root, 3000, 'explode')
+ * Game.pause(game, bomb)
+ * Game.isPaused(game, bomb) // true
+ */
 export const pause = (g: Game, timer: TimerId): void => {
   const t = timerOf(g, timer, 'pause')
   if (t.state === 'paused') return
@@ -327,14 +432,24 @@ export const pause = (g: Game, timer: TimerId): void => {
   t.state = 'paused'
 }
 
-/** Resumes a paused timer with the time it had left; a no-op if waiting. Constant time. */
+/**
+ * Resumes a paused timer with the time it had left; a no-op if waiting. Constant time.
+ *
+ * @example
+ * Game.resume(game, bomb) // fires after the time it had left when paused
+ */
 export const resume = (g: Game, timer: TimerId): void => {
   const t = timerOf(g, timer, 'resume')
   if (t.state !== 'paused') return
   arm(g, t, g.clocks[t.clock]!.time + t.remaining)
 }
 
-/** Starts a timer over: its first delay from now, its count from zero, waiting. Constant time. */
+/**
+ * Starts a timer over: its first delay from now, its count from zero, waiting. Constant time.
+ *
+ * @example
+ * Game.reset(game, bomb) // 3000 ms from now again
+ */
 export const reset = (g: Game, timer: TimerId): void => {
   const t = timerOf(g, timer, 'reset')
   disarm(g, t)
@@ -343,22 +458,56 @@ export const reset = (g: Game, timer: TimerId): void => {
   arm(g, t, g.clocks[t.clock]!.time + t.firstDelay)
 }
 
-/** Time on its clock until a timer fires next (what it has left, if paused). */
+/**
+ * Time on its clock until a timer fires next (what it has left, if paused).
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: { explode: () => {} } })
+ * const bomb = Game.after(game, Game.root, 3000, 'explode')
+ * Game.update(game, 20)
+ * Game.remaining(game, bomb) // 2980
+ */
 export const remaining = (g: Game, timer: TimerId): number => {
   const t = timerOf(g, timer, 'remaining')
   return t.state === 'paused' ? t.remaining : Math.max(0, t.due - g.clocks[t.clock]!.time)
 }
 
-/** How many times a timer has fired since it was made or reset. */
+/**
+ * How many times a timer has fired since it was made or reset.
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: { tick: () => {} } })
+ * const tick = Game.every(game, Game.root, 20, 'tick')
+ * Game.update(game, 50)
+ * Game.timesFired(game, tick) // 2
+ */
 export const timesFired = (g: Game, timer: TimerId): number => timerOf(g, timer, 'timesFired').fired
 
-/** Whether a timer is paused. */
+/**
+ * Whether a timer is paused.
+ *
+ * @example
+ * Game.isPaused(game, Game.after(game, Game.root, 100, 'explode')) // false
+ */
 export const isPaused = (g: Game, timer: TimerId): boolean => timerOf(g, timer, 'isPaused').state === 'paused'
 
-/** Whether `timer` is a timer of this game still: waiting or paused. */
+/**
+ * Whether `timer` is a timer of this game still: waiting or paused.
+ *
+ * @example
+ * const bomb = Game.after(game, Game.root, 10, 'explode')
+ * Game.update(game, 20)
+ * Game.isActive(game, bomb) // false: it fired its only time
+ */
 export const isActive = (g: Game, timer: TimerId): boolean => g.timers.has(timer)
 
-/** How many timers wait or are paused. */
+/**
+ * How many timers wait or are paused.
+ *
+ * @example
+ * Game.after(game, Game.root, 100, 'explode')
+ * Game.timerCount(game) // 1 in a new game
+ */
 export const timerCount = (g: Game): number => g.timers.size
 
 // ---- stepping ----
@@ -405,7 +554,14 @@ const pop = (heap: Due[]): Due => {
 /** The game time a step starting at `stepStart` reaches local time `due` of clock `c`. */
 const gameTimeOf = (c: Clock, stepStart: number, due: number): number => stepStart + (due - c.stepFrom) / c.stepRate
 
-/** Runs one fixed step: see the module comment. Throws `Reentrant` from a handler. */
+/**
+ * Runs one fixed step: see the module comment. Throws `Reentrant` from a handler.
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: {} })
+ * Game.step(game)
+ * Game.now(game) // 10
+ */
 export const step = (g: Game): void => {
   notStepping(g, 'step')
   g.stepping = true
@@ -502,16 +658,40 @@ export const update = (g: Game, realMs: number): Update => {
   return { steps: due, droppedMs, alpha: Math.min(Math.max(g.accumulator / g.stepMs, 0), 1 - Number.EPSILON) }
 }
 
-/** The game time: `start + steps * stepMs`. */
+/**
+ * The game time: `start + steps * stepMs`.
+ *
+ * @example
+ * const game = Game.create({ stepMs: 10, handlers: {}, start: 100 })
+ * Game.update(game, 30)
+ * Game.now(game) // 130
+ */
 export const now = (g: Game): number => g.start + g.steps * g.stepMs
 
-/** How many steps have run. */
+/**
+ * How many steps have run.
+ *
+ * @example
+ * Game.update(game, 30)
+ * Game.steps(game) // 3 in a new game of 10 ms steps
+ */
 export const steps = (g: Game): number => g.steps
 
-/** The fixed step. */
+/**
+ * The fixed step.
+ *
+ * @example
+ * Game.stepMs(Game.create({ stepMs: 10, handlers: {} })) // 10
+ */
 export const stepMs = (g: Game): number => g.stepMs
 
-/** Checks the representation; throws on a violation. For tests. */
+/**
+ * Checks the representation; throws on a violation. For tests.
+ *
+ * @example
+ * Game.update(game, 1000 / 60)
+ * Game.invariant(game) // throws only if the game's clocks and timers disagree
+ */
 export const invariant = (g: Game): void => {
   const check = (ok: boolean, what: string): void => {
     if (!ok) throw new Error(`Game invariant: ${what}`)

@@ -1,6 +1,12 @@
 /**
  * The `Game` namespace: the functions of game.ts and snapshot.ts.
  *
+ * @example
+ * import { Game } from 'timing-wheel/game'
+ * const game = Game.create({ stepMs: 10, handlers: { explode: (e) => console.log('boom at', e.time) } })
+ * Game.after(game, Game.root, 30, 'explode')
+ * Game.update(game, 40) // boom at 30
+ *
  * @module
  */
 export {

@@ -6,7 +6,7 @@
  * original from the moment of the snapshot, timer ids included.
  */
 import * as E from '#fp-ts/Either.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { describeErrors, finiteNumber, isRecord } from '../config/validation.js'
 import { TimingWheelError, show } from '../errors.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
@@ -17,7 +17,13 @@ const json: t.Type<Json> = t.recursion('Json', () =>
 )
 const nullableNumber = t.union([t.null, finiteNumber])
 
-/** A clock in a snapshot. */
+/**
+ * A clock in a snapshot.
+ *
+ * @example
+ * const clocks: readonly ClockJson[] = Game.snapshot(game).clocks
+ * clocks[0] // the root clock: { parent: null, timeScale: 1, paused: false, time: 0 } in a new game
+ */
 export interface ClockJson {
   /** Its parent's index, or null for the root. */
   readonly parent: number | null
@@ -29,7 +35,14 @@ export interface ClockJson {
   readonly time: number
 }
 
-/** A timer in a snapshot. */
+/**
+ * A timer in a snapshot.
+ *
+ * @example
+ * Game.after(game, Game.root, 3000, 'explode', { bomb: 7 })
+ * const [timer]: readonly TimerJson[] = Game.snapshot(game).timers
+ * timer.name // 'explode'
+ */
 export interface TimerJson {
   /** Its id, kept by the restored game. */
   readonly id: number
@@ -59,7 +72,13 @@ export interface TimerJson {
   readonly seq: number
 }
 
-/** A game's snapshot: plain JSON. */
+/**
+ * A game's snapshot: plain JSON.
+ *
+ * @example
+ * const saved: Snapshot = Game.snapshot(game)
+ * localStorage.setItem('save', JSON.stringify(saved))
+ */
 export interface Snapshot {
   /** The format's version: 1. */
   readonly version: 1
@@ -114,12 +133,20 @@ const snapshotType = t.strict({
   timers: t.readonlyArray(timerCodec),
 })
 
-/** The io-ts codec of a game's snapshot: plain JSON, checked field by field. */
+/**
+ * The io-ts codec of a game's snapshot: plain JSON, checked field by field.
+ *
+ * @example
+ * const saved = Game.snapshotCodec.decode(JSON.parse(localStorage.getItem('save') ?? 'null')) // Either<t.Errors, Snapshot>
+ */
 export const snapshotCodec: t.Type<Snapshot, Snapshot, unknown> = snapshotType
 
 /**
  * The game as JSON (`JSON.stringify` it as is). Throws `Reentrant` from a handler, where a
  * step is half done. Linear in the clocks and timers.
+ *
+ * @example
+ * const json = JSON.stringify(Game.snapshot(game))
  */
 export const snapshot = (g: Game): Snapshot => {
   if (g.stepping) throw new TimingWheelError('Reentrant', 'snapshot from inside a timer handler')

@@ -17,7 +17,13 @@
 import { TestEnvironment as NodeEnvironment } from 'jest-environment-node'
 import { onTimingWheel } from './on-timing-wheel.js'
 
-/** Jest's Node environment, with `jest.useFakeTimers()` on the timing wheel. */
+/**
+ * Jest's Node environment, with `jest.useFakeTimers()` on the timing wheel.
+ *
+ * @example
+ * // jest.config.json
+ * { "testEnvironment": "timing-wheel/jest-environment" }
+ */
 export default class TimingWheelEnvironment extends NodeEnvironment {
   constructor(...args: ConstructorParameters<typeof NodeEnvironment>) {
     super(...args)

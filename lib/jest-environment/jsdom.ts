@@ -12,7 +12,13 @@
 import { TestEnvironment as JsdomEnvironment } from 'jest-environment-jsdom'
 import { onTimingWheel } from './on-timing-wheel.js'
 
-/** Jest's jsdom environment, with `jest.useFakeTimers()` on the timing wheel. */
+/**
+ * Jest's jsdom environment, with `jest.useFakeTimers()` on the timing wheel.
+ *
+ * @example
+ * // jest.config.json
+ * { "testEnvironment": "timing-wheel/jest-environment/jsdom" }
+ */
 export default class TimingWheelJsdomEnvironment extends JsdomEnvironment {
   constructor(...args: ConstructorParameters<typeof JsdomEnvironment>) {
     super(...args)

@@ -1,6 +1,9 @@
 /**
  * The priority queue behind a timing wheel: integer keys, constant-time `add`, `remove`
- * and `change`, and `increaseMinAllowedKey` in place of delete-min.
+ * and `change`, and `increaseMinAllowedKey` in place of delete-min. Keys are integers in
+ * `[0, 2^52 - 1]`; the minimum allowed key only grows. `add`, `remove` and `change`
+ * allocate nothing; `increaseMinAllowedKey` costs what it removes or moves down a level
+ * plus the occupied slots it passes.
  *
  * @example
  * import { PriorityQueue, Elt } from 'timing-wheel'

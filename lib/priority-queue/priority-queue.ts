@@ -91,13 +91,21 @@ declare const eltBrand: unique symbol
 /**
  * A handle on an element added to a queue: a number that encodes the element's row and a
  * generation, so it never refers to a later element that reuses the row.
+ *
+ * @example
+ * const e: PriorityQueue.Elt<string> = PriorityQueue.add(pq, 5, 'five')
  */
 export type Elt<A> = number & {
   /** Keeps handles of queues of different value types apart; no value has it at run time. */
   readonly [eltBrand]: A
 }
 
-/** The largest key any queue accepts: `2^52 - 1`. */
+/**
+ * The largest key any queue accepts: `2^52 - 1`.
+ *
+ * @example
+ * PriorityQueue.maxRepresentableKey // 4503599627370495, 2^52 - 1
+ */
 export const maxRepresentableKey = 2 ** LevelBits.maxNumBits - 1
 
 /** No row. The hot functions below write it as a literal (see `pool.ts`). */
@@ -114,6 +122,9 @@ declare const valueType: unique symbol
  * It holds the fields of its rows (`Rows` in `pool.ts`) and of its levels (`Levels` in
  * `levels.ts`) itself, set in the constructor in one order so that every queue has one
  * shape and every access site sees one.
+ *
+ * @example
+ * const pq: PriorityQueue.PriorityQueue<string> = PriorityQueue.create()
  */
 export class PriorityQueue<A> {
   /** @hidden For the type checker only: no value has it. */
@@ -177,7 +188,13 @@ export class PriorityQueue<A> {
   }
 }
 
-/** Options of {@link create}. */
+/**
+ * Options of {@link create}.
+ *
+ * @example
+ * const options: PriorityQueue.CreateOptions = { levelBits: [8, 8], capacity: 1024 }
+ * const pq = PriorityQueue.create<string>(options)
+ */
 export interface CreateOptions {
   /** Level widths; default {@link LevelBits.default}. */
   readonly levelBits?: LevelBits.LevelBits | readonly number[]
@@ -188,7 +205,12 @@ export interface CreateOptions {
   readonly capacity?: number
 }
 
-/** The largest capacity accepted: the most rows a pool can hold, less the due list's. */
+/**
+ * The largest capacity accepted: the most rows a pool can hold, less the due list's.
+ *
+ * @example
+ * PriorityQueue.create({ capacity: PriorityQueue.maxCapacity + 1 }) // throws InvalidConfig
+ */
 export const maxCapacity = 2 ** 27 - 1
 
 const optionKeys = new Set(['levelBits', 'capacity'])
@@ -270,22 +292,48 @@ export const create = <A>(opts: CreateOptions = {}): PriorityQueue<A> => {
   return new PriorityQueue<A>(levelBits, capacity)
 }
 
-/** The number of elements in the queue. Constant time. */
+/**
+ * The number of elements in the queue. Constant time.
+ *
+ * @example
+ * PriorityQueue.add(pq, 5, 'five')
+ * PriorityQueue.length(pq) // 1
+ */
 export const length = (pq: PriorityQueue<unknown>): number => pq.length
 
-/** Whether the queue holds no element. Constant time. */
+/**
+ * Whether the queue holds no element. Constant time.
+ *
+ * @example
+ * PriorityQueue.isEmpty(PriorityQueue.create()) // true
+ */
 export const isEmpty = (pq: PriorityQueue<unknown>): boolean => pq.length === 0
 
-/** The least key `add` accepts now. Constant time. */
+/**
+ * The least key `add` accepts now. Constant time.
+ *
+ * @example
+ * PriorityQueue.increaseMinAllowedKey(pq, 10, () => {})
+ * PriorityQueue.minAllowedKey(pq) // 10
+ */
 export const minAllowedKey = (pq: PriorityQueue<unknown>): number => pq.minAllowedKey
 
 /**
  * The greatest key `add` accepts now: at least
  * `min(maxRepresentableKey, minAllowedKey + 2^numBits - 1)`. Constant time.
+ *
+ * @example
+ * const pq = PriorityQueue.create<string>({ levelBits: [8, 8] })
+ * PriorityQueue.maxAllowedKey(pq) >= 2 ** 16 - 1 // true: 16 bits of keys past minAllowedKey 0
  */
 export const maxAllowedKey = (pq: PriorityQueue<unknown>): number => pq.maxAllowedKey
 
-/** The level bits the queue was built with. */
+/**
+ * The level bits the queue was built with.
+ *
+ * @example
+ * LevelBits.toArray(PriorityQueue.levelBits(PriorityQueue.create({ levelBits: [8, 8] }))) // [8, 8]
+ */
 export const levelBits = (pq: PriorityQueue<unknown>): LevelBits.LevelBits => pq.levelBits
 
 // Placing and unplacing rows.
@@ -370,6 +418,11 @@ const readableRow = (pq: PriorityQueue<unknown>, elt: number, what: string): num
  * Removes an element. Constant time.
  *
  * Throws `AlarmNotFound` if `elt` is not in the queue (including inside its own handler).
+ *
+ * @example
+ * const e = PriorityQueue.add(pq, 5, 'five')
+ * PriorityQueue.remove(pq, e)
+ * PriorityQueue.mem(pq, e) // false
  */
 export const remove = <A>(pq: PriorityQueue<A>, elt: Elt<A>): void => {
   const row = rowOfHandle(pq, elt)
@@ -396,20 +449,43 @@ export const changeWithAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number, 
  * same handle. Constant time.
  *
  * Throws `AlarmNotFound` for an element not in the queue, `TimeOutOfRange` for a bad key.
+ *
+ * @example
+ * const e = PriorityQueue.add(pq, 5, 'five')
+ * PriorityQueue.change(pq, e, 9)
+ * Elt.key(pq, e) // 9
  */
 export const change = <A>(pq: PriorityQueue<A>, elt: Elt<A>, key: number): void =>
   changeWithAt(pq, elt, key, key)
 
-/** Whether `elt` is in the queue now. Constant time. */
+/**
+ * Whether `elt` is in the queue now. Constant time.
+ *
+ * @example
+ * const e = PriorityQueue.add(pq, 5, 'five')
+ * PriorityQueue.mem(pq, e) // true
+ * PriorityQueue.increaseMinAllowedKey(pq, 6, () => {})
+ * PriorityQueue.mem(pq, e) // false: removed with key 5 < 6
+ */
 export const mem = <A>(pq: PriorityQueue<A>, elt: Elt<A>): boolean => {
   const row = rowOfHandle(pq, elt)
   return row !== -1 && isLinked(pq, row)
 }
 
-/** The key of an element in the queue, or of the one whose handler is running. */
+/**
+ * The key of an element in the queue, or of the one whose handler is running.
+ *
+ * @example
+ * Elt.key(pq, PriorityQueue.add(pq, 5, 'five')) // 5
+ */
 export const eltKey = <A>(pq: PriorityQueue<A>, elt: Elt<A>): number => eltKeyAs(pq, elt, 'Elt.key')
 
-/** The value of an element in the queue, or of the one whose handler is running. */
+/**
+ * The value of an element in the queue, or of the one whose handler is running.
+ *
+ * @example
+ * Elt.value(pq, PriorityQueue.add(pq, 5, 'five')) // 'five'
+ */
 export const eltValue = <A>(pq: PriorityQueue<A>, elt: Elt<A>): A => eltValueAs(pq, elt, 'Elt.value')
 
 /** @internal {@link eltKey}, with `what` naming the caller in errors. */
@@ -424,7 +500,12 @@ export const eltValueAs = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): 
 export const eltAt = <A>(pq: PriorityQueue<A>, elt: Elt<A>, what: string): number =>
   atOf(pq, readableRow(pq, elt, what))
 
-/** The handle that no queue ever holds. */
+/**
+ * The handle that no queue ever holds.
+ *
+ * @example
+ * PriorityQueue.mem(pq, Elt.null()) // false
+ */
 export const nullElt = <A>(): Elt<A> => -1 as Elt<A>
 
 // Moving the minimum allowed key.
@@ -691,6 +772,13 @@ const fireDue = <A>(pq: PriorityQueue<A>, handle: (elt: Elt<A>) => void): void =
  *
  * Throws `TimeOutOfRange` if `key` is not an integer or exceeds `maxRepresentableKey`,
  * `Reentrant` if called from a handler.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * PriorityQueue.add(pq, 7, 'g')
+ * const removed: string[] = []
+ * PriorityQueue.increaseMinAllowedKey(pq, 5, (e) => removed.push(Elt.value(pq, e)))
+ * removed // ['c']; 'g' stays
  */
 export const increaseMinAllowedKey = <A>(
   pq: PriorityQueue<A>,
@@ -821,7 +909,13 @@ const leastKeyAbove = (pq: PriorityQueue<unknown>): number => {
   if (!Number.isNaN(known)) return known
   return keyOf(pq, minRow(pq))
 }
-/** An element with the least key (the first added among equals). Cheap: see README. */
+/**
+ * An element with the least key (the first added among equals). Cheap: see README.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * O.map((e: PriorityQueue.Elt<string>) => Elt.value(pq, e))(PriorityQueue.minElt(pq)) // O.some('c')
+ */
 export const minElt = <A>(pq: PriorityQueue<A>): O.Option<Elt<A>> => {
   const row = minRow(pq)
   return row === NO_ROW ? O.none : O.some(handleOf(pq, row) as Elt<A>)
@@ -847,11 +941,22 @@ export const minValue = <A>(pq: PriorityQueue<A>): A => valueOf(pq, minRow(pq))
 export const minKeyOr = (pq: PriorityQueue<unknown>, none: number): number =>
   pq.length === 0 ? none : leastKey(pq)
 
-/** The least key in the queue. */
+/**
+ * The least key in the queue.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * PriorityQueue.minKey(pq) // O.some(3)
+ */
 export const minKey = (pq: PriorityQueue<unknown>): O.Option<number> =>
   pq.length === 0 ? O.none : O.some(leastKey(pq))
 
-/** {@link minKey}, throwing `Empty` on an empty queue. */
+/**
+ * {@link minKey}, throwing `Empty` on an empty queue.
+ *
+ * @example
+ * PriorityQueue.minKeyExn(PriorityQueue.create()) // throws Empty
+ */
 export const minKeyExn = (pq: PriorityQueue<unknown>): number => {
   if (pq.length === 0) empty('minKeyExn')
   return leastKey(pq)
@@ -929,7 +1034,13 @@ export const nameAs = (pq: PriorityQueue<unknown>, noun: string): void => {
   pq.noun = noun
 }
 
-/** Every element in the queue, in no particular order. Linear time. */
+/**
+ * Every element in the queue, in no particular order. Linear time.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * PriorityQueue.toArray(pq).map((e) => Elt.value(pq, e)) // ['c']
+ */
 export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
   const elts: Array<Elt<A>> = []
   forEachList(pq, (head) => {
@@ -943,6 +1054,9 @@ export const toArray = <A>(pq: PriorityQueue<A>): ReadonlyArray<Elt<A>> => {
 /**
  * Calls `f` on every element, in no particular order. `f` sees the queue as it was when
  * `iter` was called; it may change the queue. Linear time.
+ *
+ * @example
+ * PriorityQueue.iter(pq, (e) => console.log(Elt.key(pq, e), Elt.value(pq, e)))
  */
 export const iter = <A>(pq: PriorityQueue<A>, f: (elt: Elt<A>) => void): void => {
   if (typeof f !== 'function') notAFunction('iter', f)
@@ -952,6 +1066,10 @@ export const iter = <A>(pq: PriorityQueue<A>, f: (elt: Elt<A>) => void): void =>
 /**
  * Removes every element; their handles die. `minAllowedKey` stays. Linear time.
  * Throws `Reentrant` if called from a handler.
+ *
+ * @example
+ * PriorityQueue.clear(pq)
+ * PriorityQueue.isEmpty(pq) // true
  */
 export const clear = (pq: PriorityQueue<unknown>): void => {
   if (pq.firing) reentrant('clear')
@@ -1000,6 +1118,10 @@ const levelRanges = (pq: PriorityQueue<unknown>): ReadonlyArray<readonly [number
 /**
  * Checks every field against its derivation and throws an `Error` naming the first that
  * is wrong. Linear in the size of the queue; meant for tests.
+ *
+ * @example
+ * PriorityQueue.add(pq, 3, 'c')
+ * PriorityQueue.invariant(pq) // throws only if the queue's fields disagree
  */
 export const invariant = (pq: PriorityQueue<unknown>): void => {
   const m = pq.minAllowedKey

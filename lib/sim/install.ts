@@ -18,13 +18,33 @@ export const timerFunctionNames = [
   'cancelAnimationFrame',
 ] as const
 
-/** A timer function `install` can replace. */
+/**
+ * A timer function `install` can replace.
+ *
+ * @example
+ * const replaced: TimerFunctionName[] = ['setTimeout', 'clearTimeout']
+ * clock.install(globalThis, { toFake: replaced })
+ */
 export type TimerFunctionName = (typeof timerFunctionNames)[number]
 
-/** What `install` can fake: the timer functions, `Date` (its `now`) and `performance` (its `now`). */
+/**
+ * What `install` can fake: the timer functions, `Date` (its `now`) and `performance` (its `now`).
+ *
+ * @example
+ * const toFake: FakeableName[] = ['setTimeout', 'clearTimeout', 'Date']
+ * clock.install(globalThis, { toFake }) // performance.now and setInterval stay real
+ */
 export type FakeableName = TimerFunctionName | 'Date' | 'performance'
 
-/** Options of `install`. */
+/**
+ * Options of `install`.
+ *
+ * @example
+ * const options: InstallOptions = { toFake: ['setTimeout', 'clearTimeout'] }
+ * const clock = VirtualClock.create()
+ * clock.install(globalThis, options)
+ * clock.uninstall()
+ */
 export interface InstallOptions {
   /**
    * What to fake. By default every timer function the target has, `Date.now` if it has a

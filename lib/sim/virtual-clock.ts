@@ -59,7 +59,14 @@ import { type Home, Timer, type TimerKind, argsAfter, clearName, clearableAs, no
 export { TimerHandle, type TimerId } from './handle.js'
 export type { FakeableName, InstallOptions, TimerFunctionName } from './install.js'
 
-/** Options of {@link create}. */
+/**
+ * Options of {@link create}.
+ *
+ * @example
+ * const options: VirtualClock.CreateOptions = { now: new Date('2024-01-01T00:00:00Z'), loopLimit: 100 }
+ * const clock = VirtualClock.create(options)
+ * clock.now // 1704067200000
+ */
 export interface CreateOptions {
   /** The wall-clock time to start at, ms since the epoch or a `Date`; floored; default 0. */
   readonly now?: number | Date
@@ -274,6 +281,10 @@ const tooLate = (c: State, due: number): never => {
  * years). A timer is due at most 2^31 ms after the time it is set at, so every timer set
  * or re-armed within the range fits the schedule, whose keys end at 2^52 - 1: nothing can
  * be refused halfway through a move. A move past the range is refused before it starts.
+ *
+ * @example
+ * const clock = VirtualClock.create()
+ * clock.tick(VirtualClock.lastElapsed + 1) // throws TimeOutOfRange before the clock moves
  */
 export const lastElapsed = 2 ** 52 - 2 ** 32
 

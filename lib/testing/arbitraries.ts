@@ -17,7 +17,13 @@ import type { AlarmChoice, Command, CommandKind, HandlerAction, Nudge, TimeChoic
 
 // Level bits and configurations.
 
-/** Options of {@link levelBitsArb}. */
+/**
+ * Options of {@link levelBitsArb}.
+ *
+ * @example
+ * const options: LevelBitsArbOptions = { minLevels: 2, maxLevels: 3, maxBitsPerLevel: 8 }
+ * fc.assert(fc.property(levelBitsArb(options), (lb) => lb.length >= 2 && lb.length <= 3))
+ */
 export interface LevelBitsArbOptions {
   /** The least number of levels; default 1. */
   readonly minLevels?: number
@@ -60,7 +66,13 @@ export const levelBitsArb = (opts: LevelBitsArbOptions = {}): fc.Arbitrary<Level
     .map((valid) => valid.right)
 }
 
-/** Options of {@link configArb}: each replaces the default arbitrary of its field. */
+/**
+ * Options of {@link configArb}: each replaces the default arbitrary of its field.
+ *
+ * @example
+ * const options: ConfigArbOptions = { start: fc.constant(0), alarmPrecision: fc.constantFrom(1, 0.5) }
+ * fc.assert(fc.property(configArb(options), (config) => config.start === 0))
+ */
 export interface ConfigArbOptions {
   /** The clock's start; default 0, small integers, doubles in `±1e6` or epoch milliseconds. */
   readonly start?: fc.Arbitrary<number>
@@ -114,7 +126,15 @@ export const configArb = (opts: ConfigArbOptions = {}): fc.Arbitrary<Config.Conf
 
 // Commands.
 
-/** Options of {@link commandsArb}. */
+/**
+ * Options of {@link commandsArb}.
+ *
+ * @example
+ * const options: CommandsArbOptions = { maxCommands: 20, kinds: ['add', 'advanceClock'], invalidTimes: false }
+ * fc.assert(fc.property(configArb(), commandsArb(options), (config, commands) => {
+ *   runCommands(checkedTimingWheelOps, TimingWheel.create<number>(config), commands)
+ * }))
+ */
 export interface CommandsArbOptions {
   /** The least number of commands; default 0. */
   readonly minCommands?: number

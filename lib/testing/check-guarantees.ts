@@ -27,6 +27,13 @@ import * as TimingWheel from '../timing-wheel/index.js'
  * three more: `handles consistent` (`toArray`, `length`, `mem` and `Alarm.*` agree),
  * `next alarm` (`nextAlarmFiresAt` and the `min...` functions agree with the alarms) and
  * `invariant` (`TimingWheel.invariant` passes, every alarm is below `alarmUpperBound`).
+ *
+ * @example
+ * try {
+ *   checkGuarantees(t)
+ * } catch (e) {
+ *   if (e instanceof GuaranteeViolation) console.log(e.guarantee satisfies Guarantee) // e.g. 'never late'
+ * }
  */
 export type Guarantee =
   | 'never early'
@@ -50,6 +57,13 @@ const numbers: Partial<Record<Guarantee, number>> = {
  * Thrown by the checks of this module: `guarantee` names what broke, and the message
  * names it, the alarm (handle, time and value) and what was seen, e.g.
  * `never late (Guarantee 2) broken for alarm 3 (at 5, value "x"): ...`.
+ *
+ * @example
+ * try {
+ *   checkedAdvance(t, 100, onFire)
+ * } catch (e) {
+ *   if (e instanceof GuaranteeViolation) console.log(e.guarantee, e.message) // never late (Guarantee 2) broken for ...
+ * }
  */
 export class GuaranteeViolation extends Error {
   /** Which guarantee broke. */
@@ -203,7 +217,15 @@ const checkInvariant = (t: TimingWheel.TimingWheel<unknown>): void => {
   reading('invariant', 'the wheel', 'TimingWheel.invariant', () => TimingWheel.invariant(t))
 }
 
-/** Options of {@link checkGuarantees}. */
+/**
+ * Options of {@link checkGuarantees}.
+ *
+ * @example
+ * const fired: TimingWheel.Alarm<string>[] = []
+ * TimingWheel.advanceClock(t, 100, (a) => fired.push(a))
+ * const options: CheckOptions<string> = { stale: fired }
+ * checkGuarantees(t, options) // each fired handle stays dead
+ */
 export interface CheckOptions<A> {
   /** Handles that were removed or fired: each must stay dead (Guarantee 5). */
   readonly stale?: Iterable<TimingWheel.Alarm<A>>

@@ -23,7 +23,9 @@ import type { Runtime } from './runtime-model.js'
 
 /** The choices of one exploring clock: stalls in ms, one per batch that can stall; picks, one per free order. */
 export interface Plan {
+  /** The stall in ms before each batch that can stall, in order; missing ones are 0. */
   readonly stalls: readonly number[]
+  /** The choice at each free order, in order; missing ones are 0 (FIFO). */
   readonly picks: readonly number[]
 }
 
@@ -49,7 +51,9 @@ export interface ClockArbOptions {
 
 /** A `timing-wheel/fake-timers` clock following a plan, with what it did. */
 export interface ExploringClock extends Clock {
+  /** The runtime whose freedom it explores. */
   readonly runtime: Runtime
+  /** The choices it replays. */
   readonly plan: Plan
   /** Every timer that ran, in order, with when and why. */
   readonly runs: () => readonly Ran[]

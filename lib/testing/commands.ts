@@ -28,7 +28,12 @@ import * as ReferenceWheel from './reference-wheel.js'
 
 // Commands.
 
-/** Move a time to the double just below it (-1), keep it (0), or to the double just above (1). */
+/**
+ * Move a time to the double just below it (-1), keep it (0), or to the double just above (1).
+ *
+ * @example
+ * const justBelowNow: TimeChoice = { kind: 'now', nudge: -1 satisfies Nudge }
+ */
 export type Nudge = -1 | 0 | 1
 
 /**
@@ -36,6 +41,10 @@ export type Nudge = -1 | 0 | 1
  * number of now's interval and `maxK` the greatest interval an alarm may have now.
  * Intervals past `maxK` are clamped to it, so the `intervalStart` and `withinInterval`
  * choices stay valid alarm times unless nudged below now's interval.
+ *
+ * @example
+ * const nextInterval: TimeChoice = { kind: 'intervalStart', ahead: 1, nudge: 0 }
+ * const add: Command = { kind: 'add', at: nextInterval }
  */
 export type TimeChoice =
   | {
@@ -90,6 +99,10 @@ export type TimeChoice =
 
 /**
  * An alarm, by position, or a command whose pick finds no alarm is skipped.
+ *
+ * @example
+ * const first: AlarmChoice = { kind: 'live', index: 0 }
+ * const remove: Command = { kind: 'remove', alarm: first }
  */
 export type AlarmChoice =
   | {
@@ -111,6 +124,10 @@ export type AlarmChoice =
 /**
  * What a handler does when its alarm fires. In one advance the `n`-th handler to run does
  * action `n` modulo the list's length.
+ *
+ * @example
+ * const handlers: HandlerAction[] = [{ kind: 'rescheduleSelf', at: { kind: 'intervalStart', ahead: 2, nudge: 0 } }, { kind: 'none' }]
+ * const advance: Command = { kind: 'advanceClock', to: { kind: 'intervalStart', ahead: 3, nudge: 0 }, handlers }
  */
 export type HandlerAction =
   | {
@@ -155,6 +172,13 @@ export type HandlerAction =
 /**
  * One call on the wheel. `add` gives each new alarm the next number of the run (0, 1,
  * 2, ...) as its value, so a trace names alarms by value.
+ *
+ * @example
+ * const commands: Command[] = [
+ *   { kind: 'add', at: { kind: 'intervalStart', ahead: 1, nudge: 0 } },
+ *   { kind: 'advanceClock', to: { kind: 'intervalStart', ahead: 2, nudge: 0 }, handlers: [] },
+ * ]
+ * runCommands(timingWheelOps, TimingWheel.create<number>({ alarmPrecision: 1 }), commands)[1]!.fired // [0]
  */
 export type Command =
   | {
@@ -200,7 +224,13 @@ export type Command =
       readonly handlers: readonly HandlerAction[]
     }
 
-/** The kind of a {@link Command}. */
+/**
+ * The kind of a {@link Command}.
+ *
+ * @example
+ * const kinds: CommandKind[] = ['add', 'remove', 'advanceClock']
+ * commandsArb({ kinds })
+ */
 export type CommandKind = Command['kind']
 
 // What the commands need of a wheel.
@@ -211,6 +241,12 @@ export type CommandKind = Command['kind']
  * in; write one for your own structure to run the same commands on it (see the
  * lease-table example). Each function means what the `TimingWheel` function of the same
  * name (or `Alarm.at`, `Alarm.value`) means, and throws the same `TimingWheelError`s.
+ *
+ * @example
+ * const ops: WheelOps<TimingWheel.TimingWheel<number>, TimingWheel.Alarm<number>> = {
+ *   ...timingWheelOps,
+ *   advanceClock: (t, to, onFire) => TimingWheel.advanceClock(t, to, onFire), // wrap a call to trace it
+ * }
  */
 export interface WheelOps<W, H> {
   /** `TimingWheel.now`. */
@@ -364,7 +400,15 @@ export const resolveTime = <W, H>(ops: WheelOps<W, H>, t: W, choice: TimeChoice)
 
 // Running.
 
-/** What one command did, in terms that do not depend on the structure it ran on. */
+/**
+ * What one command did, in terms that do not depend on the structure it ran on.
+ *
+ * @example
+ * const [step]: Trace = runCommands(timingWheelOps, TimingWheel.create<number>({ alarmPrecision: 1 }), [
+ *   { kind: 'add', at: { kind: 'notFinite', value: NaN } },
+ * ])
+ * step!.outcome // 'TimeOutOfRange'
+ */
 export interface Step {
   /** The command. */
   readonly command: Command
@@ -387,7 +431,14 @@ export interface Step {
   readonly nextAlarmFiresAt: O.Option<number>
 }
 
-/** The steps of a run, one per command. */
+/**
+ * The steps of a run, one per command.
+ *
+ * @example
+ * const actual: Trace = runCommands(timingWheelOps, TimingWheel.create<number>(config), commands)
+ * const expected: Trace = runCommands(referenceWheelOps, ReferenceWheel.create<number>(config), commands)
+ * expect(actual).toEqual(expected)
+ */
 export type Trace = readonly Step[]
 
 interface Run<W, H> {

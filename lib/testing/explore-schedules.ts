@@ -37,7 +37,16 @@ export interface ExploreResult {
   /** Whether every schedule within the bound ran. */
   readonly complete: boolean
   /** The first failing schedule: a clock replaying it (with its departures), and what the body threw or returned. */
-  readonly failure?: { readonly clock: ExploringClock; readonly plan: Plan; readonly error: unknown; readonly departures: readonly string[] }
+  readonly failure?: {
+    /** A clock replaying the failing schedule. */
+    readonly clock: ExploringClock
+    /** That schedule's choices, for `clockArb({ plan })`. */
+    readonly plan: Plan
+    /** What the body threw, or the `false` it returned. */
+    readonly error: unknown
+    /** The departures from FIFO on time, in words. */
+    readonly departures: readonly string[]
+  }
 }
 
 interface Point {

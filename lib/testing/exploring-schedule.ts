@@ -55,7 +55,9 @@ export interface Chooser extends Picker {
 
 /** One arming with what it took to describe it. */
 export interface Armed {
+  /** Its place in arming order and its kind. */
   readonly arming: Arming
+  /** The timer the program armed. */
   readonly timer: Timer
   /** Where it was armed (a captured stack), unless the schedule keeps none. */
   readonly stack: Error | undefined
@@ -65,8 +67,11 @@ export interface Armed {
 
 /** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
 export interface Ran {
+  /** The arming that ran. */
   readonly armed: Armed
+  /** The virtual time it ran at. */
   readonly at: number
+  /** The rule that let it overtake, if it overtook. */
   readonly why: string | undefined
 }
 

@@ -8,13 +8,19 @@
  */
 import * as E from '#fp-ts/Either.js'
 import { pipe } from '#fp-ts/function.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import * as Config from '../config/index.js'
 import { show } from '../errors.js'
 import { field, finiteNumber, isRecord } from '../config/validation.js'
 import * as TW from './timing-wheel.js'
 
-/** The plain-data form of a wheel. */
+/**
+ * The plain-data form of a wheel.
+ *
+ * @example
+ * const snapshot: TimingWheel.Snapshot<string> = TimingWheel.snapshotCodec(t.string).encode(wheel)
+ * snapshot.alarms.length === TimingWheel.length(wheel) // true
+ */
 export interface Snapshot<O> {
   /** The configuration that rebuilds the wheel. */
   readonly config: Config.ConfigJson

@@ -47,13 +47,24 @@ import {
 
 declare const alarmBrand: unique symbol
 
-/** A handle on an alarm in a timing wheel: a number, never reused for another alarm. */
+/**
+ * A handle on an alarm in a timing wheel: a number, never reused for another alarm.
+ *
+ * @example
+ * const a: TimingWheel.Alarm<string> = TimingWheel.add(t, 5, 'five')
+ */
 export type Alarm<A> = number & {
   /** Keeps alarms of wheels of different value types apart; no value has it at run time. */
   readonly [alarmBrand]: A
 }
 
-/** What `create` takes. */
+/**
+ * What `create` takes.
+ *
+ * @example
+ * const config: TimingWheel.Config = { start: 0, alarmPrecision: 1, levelBits: [11, 10, 10] }
+ * const t = TimingWheel.create<string>(config)
+ */
 export interface Config {
   /** The time the clock starts at; default 0. */
   readonly start?: number
@@ -72,6 +83,9 @@ declare const valueType: unique symbol
  * A timing wheel holding alarms with values of type `A`. Use this module's functions on it.
  * Its fields are not published: the declarations show only a member no value has, which
  * keeps `TimingWheel<A>` distinct from other objects and covariant in `A`, as its fields do.
+ *
+ * @example
+ * const t: TimingWheel.TimingWheel<string> = TimingWheel.create({ alarmPrecision: 1 })
  */
 export class TimingWheel<A> {
   /** @hidden For the type checker only: no value has it. */
@@ -195,15 +209,41 @@ export const checkedConfig = (config: unknown): ConfigCheck.Config => {
  * TimingWheel.now(t) // 12.5
  */
 export const now = (t: TimingWheel<unknown>): number => t.now
-/** The time the clock started at; interval 0 begins here. Constant time. */
+/**
+ * The time the clock started at; interval 0 begins here. Constant time.
+ *
+ * @example
+ * TimingWheel.start(TimingWheel.create({ start: 100, alarmPrecision: 1 })) // 100
+ */
 export const start = (t: TimingWheel<unknown>): number => t.start
-/** The length of an interval: alarms in one interval fire in the same advance. Constant time. */
+/**
+ * The length of an interval: alarms in one interval fire in the same advance. Constant time.
+ *
+ * @example
+ * TimingWheel.alarmPrecision(TimingWheel.create({ alarmPrecision: 0.5 })) // 0.5
+ */
 export const alarmPrecision = (t: TimingWheel<unknown>): number => t.precision
-/** The level bits of the wheel's queue. Constant time. */
+/**
+ * The level bits of the wheel's queue. Constant time.
+ *
+ * @example
+ * LevelBits.numBits(TimingWheel.levelBits(t)) // 52 with the default level bits
+ */
 export const levelBits = (t: TimingWheel<unknown>): LevelBits.LevelBits => PQ.levelBits(t.queue)
-/** The number of alarms; an alarm whose handler is running is not counted. Constant time. */
+/**
+ * The number of alarms; an alarm whose handler is running is not counted. Constant time.
+ *
+ * @example
+ * TimingWheel.add(t, 5, 'five')
+ * TimingWheel.length(t) // 1
+ */
 export const length = (t: TimingWheel<unknown>): number => PQ.length(t.queue)
-/** Whether the wheel has no alarms (the one whose handler is running does not count). Constant time. */
+/**
+ * Whether the wheel has no alarms (the one whose handler is running does not count). Constant time.
+ *
+ * @example
+ * TimingWheel.isEmpty(TimingWheel.create({ alarmPrecision: 1 })) // true
+ */
 export const isEmpty = (t: TimingWheel<unknown>): boolean => PQ.isEmpty(t.queue)
 /**
  * The configuration that rebuilds this wheel (with the level bits in use). Constant time.
@@ -230,6 +270,9 @@ export const config = (
 /**
  * The last interval number doubles can represent distinctly from this wheel's start: the
  * clock cannot move past its interval. Constant time.
+ *
+ * @example
+ * TimingWheel.maxIntervalNum(t) >= TimingWheel.maxAllowedAlarmIntervalNum(t) // true
  */
 export const maxIntervalNum = (t: TimingWheel<unknown>): number => t.maxIntervalNum
 
@@ -242,6 +285,10 @@ const intervalNumStartUnchecked = (t: TimingWheel<unknown>, k: number): number =
  * The number `k` of the interval holding `time`: `intervalNumStart(k) <= time <
  * intervalNumStart(k + 1)`, exactly. Throws `TimeOutOfRange` for a time that is not
  * finite, before `start`, or past the last representable interval.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.intervalNum(t, 25) // 2
  */
 export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
   const max = t.maxIntervalNum
@@ -255,7 +302,13 @@ export const intervalNum = (t: TimingWheel<unknown>, time: number): number => {
   return k
 }
 
-/** The start of interval `k`. Throws `TimeOutOfRange` unless `k` is an integer in `[0, maxIntervalNum]`. */
+/**
+ * The start of interval `k`. Throws `TimeOutOfRange` unless `k` is an integer in `[0, maxIntervalNum]`.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ start: 5, alarmPrecision: 10 })
+ * TimingWheel.intervalNumStart(t, 2) // 25
+ */
 export const intervalNumStart = (t: TimingWheel<unknown>, k: number): number => {
   if (!(Number.isInteger(k) && k >= 0 && k <= t.maxIntervalNum)) {
     throw new TimingWheelError(
@@ -277,15 +330,30 @@ export const intervalNumStart = (t: TimingWheel<unknown>, k: number): number => 
 export const intervalStart = (t: TimingWheel<unknown>, time: number): number =>
   intervalNumStartUnchecked(t, intervalNum(t, time))
 
-/** The number of the interval holding `now`; also the least interval number of an alarm. Constant time. */
+/**
+ * The number of the interval holding `now`; also the least interval number of an alarm. Constant time.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.advanceClock(t, 25, onFire)
+ * TimingWheel.nowIntervalNum(t) // 2
+ */
 export const nowIntervalNum = (t: TimingWheel<unknown>): number => PQ.minAllowedKey(t.queue)
 
-/** {@link nowIntervalNum}, under Core's name: the least interval number `addAtIntervalNum` accepts. */
+/**
+ * {@link nowIntervalNum}, under Core's name: the least interval number `addAtIntervalNum` accepts.
+ *
+ * @example
+ * TimingWheel.addAtIntervalNum(t, TimingWheel.minAllowedAlarmIntervalNum(t), 'now')
+ */
 export const minAllowedAlarmIntervalNum = nowIntervalNum
 
 /**
  * The greatest interval number an alarm may have now: at least `2^numBits - 1` intervals
  * after now's, capped at {@link maxIntervalNum}. Constant time.
+ *
+ * @example
+ * TimingWheel.addAtIntervalNum(t, TimingWheel.maxAllowedAlarmIntervalNum(t), 'latest')
  */
 export const maxAllowedAlarmIntervalNum = (t: TimingWheel<unknown>): number =>
   Math.min(PQ.maxAllowedKey(t.queue), t.maxIntervalNum)
@@ -389,7 +457,14 @@ export const addAtIntervalNum = <A>(t: TimingWheel<A>, k: number, value: A): Ala
   return toAlarm(addWithAt(t.queue, k, intervalNumStartUnchecked(t, k), value))
 }
 
-/** Removes an alarm. Constant time. Throws `AlarmNotFound` if it is not in the wheel. */
+/**
+ * Removes an alarm. Constant time. Throws `AlarmNotFound` if it is not in the wheel.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 5, 'five')
+ * TimingWheel.remove(t, a)
+ * TimingWheel.mem(t, a) // false
+ */
 export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => {
   const q = t.queue
   // Most removals, for the reason `add` gives, here: the handle is a live alarm's (as
@@ -425,6 +500,11 @@ export const remove = <A>(t: TimingWheel<A>, alarm: Alarm<A>): void => {
  * Moves an alarm to `at`; it counts as added now for the order within its interval.
  * Inside its own handler, puts the alarm back in the wheel under the same handle.
  * Constant time. Throws `AlarmNotFound` or `TimeOutOfRange`, changing nothing.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 5, 'five')
+ * TimingWheel.reschedule(t, a, 8)
+ * Alarm.at(t, a) // 8
  */
 export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): void => {
   eltAt(t.queue, toElt(alarm), 'reschedule') // AlarmNotFound before TimeOutOfRange
@@ -435,6 +515,12 @@ export const reschedule = <A>(t: TimingWheel<A>, alarm: Alarm<A>, at: number): v
  * `reschedule(t, alarm, intervalNumStart(t, k))`. Throws `AlarmNotFound` for an alarm not
  * in the wheel, then `TimeOutOfRange` as {@link addAtIntervalNum}, changing nothing.
  * Constant time.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * const a = TimingWheel.add(t, 5, 'five')
+ * TimingWheel.rescheduleAtIntervalNum(t, a, 3)
+ * Alarm.at(t, a) // 30
  */
 export const rescheduleAtIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>, k: number): void => {
   eltAt(t.queue, toElt(alarm), 'rescheduleAtIntervalNum')
@@ -445,20 +531,44 @@ export const rescheduleAtIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>, k
 /**
  * Whether `alarm` is in the wheel (false for the alarm whose handler is running, and for
  * every handle once removed or fired). Never throws. Constant time.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 5, 'five')
+ * TimingWheel.mem(t, a) // true
+ * TimingWheel.advanceClock(t, 10, onFire)
+ * TimingWheel.mem(t, a) // false: it fired
  */
 export const mem = <A>(t: TimingWheel<A>, alarm: Alarm<A>): boolean => PQ.mem(t.queue, toElt(alarm))
 
-/** Removes every alarm; their handles die. Throws `Reentrant` from a handler. Linear in the alarms. */
+/**
+ * Removes every alarm; their handles die. Throws `Reentrant` from a handler. Linear in the alarms.
+ *
+ * @example
+ * TimingWheel.clear(t)
+ * TimingWheel.isEmpty(t) // true
+ */
 export const clear = (t: TimingWheel<unknown>): void => {
   if (isFiring(t.queue)) reentrant('clear')
   PQ.clear(t.queue)
 }
 
-/** Every alarm, in firing order (interval, then insertion). Linear time. */
+/**
+ * Every alarm, in firing order (interval, then insertion). Linear time.
+ *
+ * @example
+ * TimingWheel.add(t, 7, 'b')
+ * TimingWheel.add(t, 3, 'a')
+ * TimingWheel.toArray(t).map((a) => Alarm.value(t, a)) // ['a', 'b']
+ */
 export const toArray = <A>(t: TimingWheel<A>): ReadonlyArray<Alarm<A>> =>
   toArrayInOrder(t.queue).map(toAlarm)
 
-/** Calls `f` on every alarm in firing order; `f` may change the wheel. */
+/**
+ * Calls `f` on every alarm in firing order; `f` may change the wheel.
+ *
+ * @example
+ * TimingWheel.iter(t, (a) => console.log(Alarm.at(t, a), Alarm.value(t, a)))
+ */
 export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void => {
   checkHandler('iter', f)
   toArray(t).forEach((a) => f(a))
@@ -469,9 +579,19 @@ export const iter = <A>(t: TimingWheel<A>, f: (alarm: Alarm<A>) => void): void =
 /**
  * The time of an alarm in the wheel or of the one whose handler is running; throws
  * `AlarmNotFound` otherwise. Constant time.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 5, 'five')
+ * Alarm.at(t, a) // 5
  */
 export const alarmAt = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number => eltAt(t.queue, toElt(alarm), 'Alarm.at')
-/** The value of an alarm in the wheel or of the one whose handler is running; throws `AlarmNotFound` otherwise. */
+/**
+ * The value of an alarm in the wheel or of the one whose handler is running; throws `AlarmNotFound` otherwise.
+ *
+ * @example
+ * const a = TimingWheel.add(t, 5, 'five')
+ * Alarm.value(t, a) // 'five'
+ */
 export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => {
   const q = t.queue
   // Most handlers ask it: the handle is decoded and checked here as `rowOfHandle` and
@@ -487,10 +607,22 @@ export const alarmValue = <A>(t: TimingWheel<A>, alarm: Alarm<A>): A => {
   }
   return eltValueAs(q, toElt(alarm), 'Alarm.value')
 }
-/** The number of the interval of an alarm's time; throws as {@link alarmValue}. */
+/**
+ * The number of the interval of an alarm's time; throws as {@link alarmValue}.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * Alarm.intervalNum(t, TimingWheel.add(t, 25, 'x')) // 2
+ */
 export const alarmIntervalNum = <A>(t: TimingWheel<A>, alarm: Alarm<A>): number =>
   eltKeyAs(t.queue, toElt(alarm), 'Alarm.intervalNum')
-/** A handle that is in no wheel: a placeholder for "no alarm" where a handle is required. */
+/**
+ * A handle that is in no wheel: a placeholder for "no alarm" where a handle is required.
+ *
+ * @example
+ * let pending: TimingWheel.Alarm<string> = Alarm.null()
+ * TimingWheel.mem(t, pending) // false
+ */
 export const nullAlarm = <A>(): Alarm<A> => toAlarm(Elt.null<A>())
 
 // Advancing the clock.
@@ -558,9 +690,22 @@ export const firePastAlarms = <A>(t: TimingWheel<A>, handleFired: (alarm: Alarm<
  * alarms at `m` fire). With no alarms, `advanceClock(t, to, handleFired)`. Throws as
  * {@link advanceClock}; costs what it and {@link firePastAlarms} cost.
  *
+ * A handler runs after `now` has moved to the target, so one `advanceClock` fires a
+ * periodic alarm at most once; stepping from alarm to alarm fires every period.
+ *
  * @example
  * // A discrete-event simulation: jump from event to event, each handler seeing its own time.
  * while (!TimingWheel.isEmpty(t)) TimingWheel.advanceClockStopAtNextAlarm(t, end, onFire)
+ *
+ * // A periodic alarm, every 16 ms up to 100: frames is [16, 32, 48, 64, 80, 96].
+ * const t = TimingWheel.create<string>({ alarmPrecision: 1 })
+ * const frames: number[] = []
+ * TimingWheel.add(t, 16, 'frame')
+ * const onFire = (a: TimingWheel.Alarm<string>): void => {
+ *   frames.push(Alarm.at(t, a))
+ *   TimingWheel.reschedule(t, a, Alarm.at(t, a) + 16)
+ * }
+ * while (TimingWheel.now(t) < 100) TimingWheel.advanceClockStopAtNextAlarm(t, 100, onFire)
  */
 export const advanceClockStopAtNextAlarm = <A>(
   t: TimingWheel<A>,
@@ -581,10 +726,22 @@ export const advanceClockStopAtNextAlarm = <A>(
 
 // The next alarm.
 
-/** The interval number of the earliest alarm. Found through the occupancy bitmaps, then cached. */
+/**
+ * The interval number of the earliest alarm. Found through the occupancy bitmaps, then cached.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.add(t, 25, 'x')
+ * TimingWheel.minAlarmIntervalNum(t) // O.some(2)
+ */
 export const minAlarmIntervalNum = (t: TimingWheel<unknown>): O.Option<number> => PQ.minKey(t.queue)
 
-/** {@link minAlarmIntervalNum}, throwing `Empty` on a wheel with no alarms. */
+/**
+ * {@link minAlarmIntervalNum}, throwing `Empty` on a wheel with no alarms.
+ *
+ * @example
+ * TimingWheel.minAlarmIntervalNumExn(TimingWheel.create({ alarmPrecision: 1 })) // throws Empty
+ */
 export const minAlarmIntervalNumExn = (t: TimingWheel<unknown>): number => {
   if (PQ.isEmpty(t.queue)) empty('minAlarmIntervalNumExn')
   return PQ.minKeyExn(t.queue)
@@ -593,13 +750,25 @@ export const minAlarmIntervalNumExn = (t: TimingWheel<unknown>): number => {
 /**
  * The least alarm time in the earliest interval that has alarms. Linear in the alarms
  * that share the earliest alarm's slot.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.add(t, 27, 'b')
+ * TimingWheel.add(t, 25, 'a')
+ * TimingWheel.minAlarmTimeInMinInterval(t) // O.some(25)
  */
 export const minAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
   const range = atRangeOfMinKey(t.queue)
   return range === undefined ? O.none : O.some(range[0])
 }
 
-/** {@link minAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms. */
+/**
+ * {@link minAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms.
+ *
+ * @example
+ * TimingWheel.add(t, 25, 'a')
+ * TimingWheel.minAlarmTimeInMinIntervalExn(t) // 25 when no alarm is earlier
+ */
 export const minAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
   const range = atRangeOfMinKey(t.queue)
   if (range === undefined) empty('minAlarmTimeInMinIntervalExn')
@@ -609,13 +778,25 @@ export const minAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number =>
 /**
  * The greatest alarm time in the earliest interval that has alarms. Linear in the alarms
  * that share the earliest alarm's slot.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.add(t, 27, 'b')
+ * TimingWheel.add(t, 25, 'a')
+ * TimingWheel.maxAlarmTimeInMinInterval(t) // O.some(27)
  */
 export const maxAlarmTimeInMinInterval = (t: TimingWheel<unknown>): O.Option<number> => {
   const range = atRangeOfMinKey(t.queue)
   return range === undefined ? O.none : O.some(range[1])
 }
 
-/** {@link maxAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms. */
+/**
+ * {@link maxAlarmTimeInMinInterval}, throwing `Empty` on a wheel with no alarms.
+ *
+ * @example
+ * TimingWheel.add(t, 27, 'b')
+ * TimingWheel.maxAlarmTimeInMinIntervalExn(t) // 27 when no other alarm is in its interval or earlier
+ */
 export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number => {
   const range = atRangeOfMinKey(t.queue)
   if (range === undefined) empty('maxAlarmTimeInMinIntervalExn')
@@ -627,6 +808,11 @@ export const maxAlarmTimeInMinIntervalExn = (t: TimingWheel<unknown>): number =>
  * earliest alarm's, so `next - alarmPrecision <= min alarm time < next`. None if there
  * are no alarms, or if the earliest is in the last representable interval (as in Core).
  * Finds the minimum through the occupancy bitmaps.
+ *
+ * @example
+ * const t = TimingWheel.create<string>({ alarmPrecision: 10 })
+ * TimingWheel.add(t, 25, 'x')
+ * TimingWheel.nextAlarmFiresAt(t) // O.some(30)
  */
 export const nextAlarmFiresAt = (t: TimingWheel<unknown>): O.Option<number> => {
   // Asked at every event: the common case first, in a function V8 inlines here.

@@ -26,10 +26,20 @@
  */
 import { type Clock, type FakeMethod, type FakeTimers as Module, type InstallConfig, withGlobal } from '../fake-timers/index.js'
 
-/** Vitest's `fakeTimers` config: fake-timers' install options. */
+/**
+ * Vitest's `fakeTimers` config: fake-timers' install options.
+ *
+ * @example
+ * export default defineConfig({ test: { fakeTimers: { loopLimit: 50 }, setupFiles: ['timing-wheel/vitest/setup'] } })
+ */
 export type FakeTimersConfig = InstallConfig
 
-/** The tick modes of `vi.setTimerTickMode`. */
+/**
+ * The tick modes of `vi.setTimerTickMode`.
+ *
+ * @example
+ * vi.setTimerTickMode('nextTimerAsync') // the clock moves to each next timer by itself
+ */
 export type TimerTickMode = 'manual' | 'nextTimerAsync' | 'interval'
 
 const RealDate = Date
@@ -76,26 +86,32 @@ export class FakeTimers {
     this.fakeTimers = withGlobal(global)
   }
 
+  /** Clears every timer (`vi.clearAllTimers`); a no-op without fake timers. */
   clearAllTimers(): void {
     if (this.fakingTime) this.clock!.reset()
   }
 
+  /** Puts the real timers back, as `useRealTimers` does. */
   dispose(): void {
     this.useRealTimers()
   }
 
+  /** Fires timers until none is left (`vi.runAllTimers`), up to `loopLimit`. */
   runAllTimers(): void {
     this.faked().runAll()
   }
 
+  /** `runAllTimers`, letting promises settle between timers. */
   async runAllTimersAsync(): Promise<void> {
     await this.faked().runAllAsync()
   }
 
+  /** Fires the timers pending now, not those they arm (`vi.runOnlyPendingTimers`). */
   runOnlyPendingTimers(): void {
     this.faked().runToLast()
   }
 
+  /** `runOnlyPendingTimers`, letting promises settle between timers. */
   async runOnlyPendingTimersAsync(): Promise<void> {
     await this.faked().runToLastAsync()
   }
@@ -110,6 +126,7 @@ export class FakeTimers {
     }
   }
 
+  /** `advanceTimersToNextTimer`, letting promises settle between timers. */
   async advanceTimersToNextTimerAsync(steps = 1): Promise<void> {
     const clock = this.faked()
     for (let i = steps; i > 0; i--) {
@@ -119,22 +136,27 @@ export class FakeTimers {
     }
   }
 
+  /** Moves the clock `msToRun` ms, firing what falls due (`vi.advanceTimersByTime`). */
   advanceTimersByTime(msToRun: number): void {
     this.faked().tick(msToRun)
   }
 
+  /** `advanceTimersByTime`, letting promises settle between timers. */
   async advanceTimersByTimeAsync(msToRun: number): Promise<void> {
     await this.faked().tickAsync(msToRun)
   }
 
+  /** Moves to the next animation frame, firing what falls due (`vi.advanceTimersToNextFrame`). */
   advanceTimersToNextFrame(): void {
     this.faked().runToFrame()
   }
 
+  /** Runs the faked microtasks (`vi.runAllTicks`). */
   runAllTicks(): void {
     this.faked().runMicrotasks()
   }
 
+  /** Puts the real timers and `Date` back (`vi.useRealTimers`). */
   useRealTimers(): void {
     if (this.fakingDate) {
       this.clock!.uninstall()
@@ -146,6 +168,7 @@ export class FakeTimers {
     }
   }
 
+  /** Installs a clock with the configured names faked, at the mocked date or now (`vi.useFakeTimers`). */
   useFakeTimers(): void {
     const now = this.fakingDate ?? Date.now()
     if (this.fakingDate) {
@@ -191,18 +214,22 @@ export class FakeTimers {
     }
   }
 
+  /** The faked time, or the date mocked alone, or null (`vi.getMockedSystemTime`). */
   getMockedSystemTime(): Date | null {
     return this.fakingTime ? new Date(this.clock!.now) : this.fakingDate
   }
 
+  /** The real `Date.now()`, whatever is faked (`vi.getRealSystemTime`). */
   getRealSystemTime(): number {
     return this.realNow()
   }
 
+  /** How many timers are pending (`vi.getTimerCount`). */
   getTimerCount(): number {
     return this.faked().countTimers()
   }
 
+  /** How the clock moves by itself: not at all, to each next timer, or every `interval` ms (`vi.setTimerTickMode`). */
   setTimerTickMode(mode: TimerTickMode, interval?: number): void {
     const clock = this.faked()
     if (mode === 'manual') clock.setTickMode({ mode: 'manual' })
@@ -211,10 +238,12 @@ export class FakeTimers {
     else badTickMode(mode)
   }
 
+  /** The config the next `useFakeTimers` installs with. */
   configure(config: FakeTimersConfig | undefined): void {
     this.userConfig = config
   }
 
+  /** Whether fake timers are installed (`vi.isFakeTimers`). */
   isFakeTimers(): boolean {
     return this.fakingTime
   }

@@ -36,13 +36,30 @@
 import { afterEach, beforeEach } from 'vitest'
 import { type Clock, type InstallConfig, install } from '../fake-timers/index.js'
 
+export { FakeTimers, type FakeTimersConfig, type TimerTickMode } from './fake-timers.js'
+
 /**
  * Installs a clock with `config` (fake-timers' install options) before each test of the
  * enclosing suite and uninstalls it after; returns a function giving the current one.
  * It throws outside a test, where no clock is installed.
+ *
+ * Only the clock moves time: `vi.waitFor`, `vi.waitUntil` and `expect.poll` move `vi`'s
+ * fake timers, which this clock is not, so under it they wait on real time for a virtual
+ * timer that never fires, and time out. Move the clock yourself (`await
+ * clock().tickAsync(ms)`), or use the setup file, under which `vi.waitFor` moves the wheel.
+ *
+ * @example
+ * import { expect, it } from 'vitest'
+ * import { useVirtualClock } from 'timing-wheel/vitest'
+ *
+ * const clock = useVirtualClock()
+ * it('retries after a second', async () => {
+ *   let ready = false
+ *   setTimeout(() => (ready = true), 1000)
+ *   await clock().tickAsync(1000) // not vi.waitFor(() => ready): it would not move this clock
+ *   expect(ready).toBe(true)
+ * })
  */
-export { FakeTimers, type FakeTimersConfig, type TimerTickMode } from "./fake-timers.js"
-
 export const useVirtualClock = (config: InstallConfig = {}): (() => Clock) => {
   let clock: Clock | undefined
   beforeEach(() => {

@@ -28,6 +28,7 @@
  */
 import { createRequire } from 'node:module'
 import { vi } from 'vitest'
+import { checkAdvance, checkSystemTime, fromRoute } from '../fake-timers/refusals.js'
 import { FakeTimers, type FakeTimersConfig, isChildProcess } from './fake-timers.js'
 
 /** The Vitest majors whose `FakeTimers` semantics this follows. */
@@ -88,14 +89,33 @@ export const moveTimers = (target: object, version: string): void => {
     runAllTimers: () => (timers().runAllTimers(), target),
     runAllTimersAsync: async () => (await timers().runAllTimersAsync(), target),
     runAllTicks: () => (timers().runAllTicks(), target),
-    advanceTimersByTime: (ms: number) => (timers().advanceTimersByTime(ms), target),
-    advanceTimersByTimeAsync: async (ms: number) => (await timers().advanceTimersByTimeAsync(ms), target),
+    // A refusal names the vi method and starts at the user's line (see refusals.ts).
+    advanceTimersByTime(ms: number) {
+      checkAdvance('vi.advanceTimersByTime', ms, methods.advanceTimersByTime!)
+      timers().advanceTimersByTime(ms)
+      return target
+    },
+    async advanceTimersByTimeAsync(ms: number) {
+      checkAdvance('vi.advanceTimersByTimeAsync', ms, methods.advanceTimersByTimeAsync!)
+      await timers().advanceTimersByTimeAsync(ms)
+      return target
+    },
     // vi takes no step count, in every version: one timer a call.
     advanceTimersToNextTimer: () => (timers().advanceTimersToNextTimer(), target),
     advanceTimersToNextTimerAsync: async () => (await timers().advanceTimersToNextTimerAsync(), target),
     advanceTimersToNextFrame: () => (timers().advanceTimersToNextFrame(), target),
     getTimerCount: () => timers().getTimerCount(),
-    setSystemTime: (time?: number | string | Date) => (timers().setSystemTime(time), target),
+    setSystemTime(time?: number | string | Date) {
+      // Faking, Vitest would set the clock to NaN; the wheel refuses. Not faking, the
+      // refusal is Vitest's date mock's own. setSystemTime runs no callback, so any error is its.
+      if (timers().isFakeTimers()) checkSystemTime('vi.setSystemTime', time, methods.setSystemTime!, true)
+      try {
+        timers().setSystemTime(time)
+      } catch (error) {
+        throw fromRoute(error, methods.setSystemTime!)
+      }
+      return target
+    },
     getMockedSystemTime: () => timers().getMockedSystemTime(),
     getRealSystemTime: () => timers().getRealSystemTime(),
     clearAllTimers: () => (timers().clearAllTimers(), target),

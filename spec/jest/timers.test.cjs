@@ -111,6 +111,25 @@ test('tells the clocks apart: a non-finite advance throws on the wheel', () => {
   expect(() => jest.advanceTimersByTime(Number.NaN)).toThrow('needs a finite number of milliseconds')
 })
 
+test('tells the clocks apart: a refusal names the jest call and its value, from this line', async () => {
+  const first = (error) => error.stack.split('\n').find((line) => /^\s+at /.test(line))
+  const refused = []
+  for (const [call, words] of [
+    [() => jest.advanceTimersByTime(Number.NaN), 'jest.advanceTimersByTime(NaN) needs a finite number of milliseconds'],
+    [() => jest.advanceTimersByTime(-1), 'jest.advanceTimersByTime(-1) needs a finite number of milliseconds, 0 or more'],
+    [() => jest.setSystemTime(Number.POSITIVE_INFINITY), 'jest.setSystemTime(Infinity) needs a finite number of milliseconds or a valid Date'],
+    [() => jest.advanceTimersByTimeAsync(Number.NaN), 'jest.advanceTimersByTimeAsync(NaN) needs a finite number'],
+  ]) {
+    const now = Date.now()
+    try {
+      await call()
+    } catch (error) {
+      refused.push([error.message.includes(words), error.message.includes('VirtualClock'), first(error).includes('timers.test.cjs'), Date.now() === now])
+    }
+  }
+  expect(refused).toEqual(Array(4).fill([true, false, true, true]))
+})
+
 test('tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time', () => {
   // Jest's fake timers leave AbortSignal.timeout on real time (fake-timers #521).
   const signal = AbortSignal.timeout(1_000)

@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import PQueue from 'p-queue'
 import { Temporal } from 'temporal-polyfill'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { TimingWheelError } from 'timing-wheel'
 import { TimerHandle } from 'timing-wheel/sim'
 import { FakeTimers } from 'timing-wheel/vitest'
 import { moveTimers } from 'timing-wheel/vitest/setup'
@@ -183,6 +184,54 @@ describe('setSystemTime', () => {
   it('refuses an invalid date with Vitest’s date mock’s error, and mocks nothing', () => {
     expect(() => vi.setSystemTime('not a date')).toThrow('mockdate: The time set is an invalid date')
     expect(vi.getMockedSystemTime()).toBe(null)
+  })
+})
+
+describe('refusals point at the call the user made', () => {
+  /** What threw, and the first frame of its stack (where a reader looks first). */
+  const caught = async (call: () => unknown): Promise<{ error: Error; top: string }> => {
+    try {
+      await call()
+    } catch (error) {
+      const top = (error as Error).stack!.split('\n').find((line) => /^\s+at /.test(line))!
+      return { error: error as Error, top }
+    }
+    throw new Error('did not throw')
+  }
+
+  it.each([
+    ['advanceTimersByTime', Number.NaN, 'vi.advanceTimersByTime(NaN) needs a finite number of milliseconds'],
+    ['advanceTimersByTime', Number.POSITIVE_INFINITY, 'vi.advanceTimersByTime(Infinity) needs a finite'],
+    ['advanceTimersByTime', -1, 'vi.advanceTimersByTime(-1) needs a finite number of milliseconds, 0 or more'],
+    ['advanceTimersByTimeAsync', Number.NaN, 'vi.advanceTimersByTimeAsync(NaN) needs a finite'],
+    ['setSystemTime', 1e300, 'vi.setSystemTime(1e+300) needs a time a Date can hold'],
+    ['setSystemTime', Number.NaN, 'vi.setSystemTime(NaN) needs a time a Date can hold'],
+  ] as const)('vi.%s(%s): named by the vi call and its value, from this file’s line, nothing moved', async (method, value, words) => {
+    vi.useFakeTimers()
+    const now = Date.now()
+    setTimeout(() => undefined, 1)
+    const { error, top } = await caught(() => (vi[method] as (v: number) => unknown)(value))
+    expect(error).toBeInstanceOf(TimingWheelError)
+    expect(error.message).toContain(words)
+    expect(error.message).not.toMatch(/VirtualClock|tick|the time NaN/)
+    expect(top).toContain('setup.test.ts')
+    expect(Date.now()).toBe(now)
+    expect(vi.getTimerCount()).toBe(1)
+  })
+
+  it('before useFakeTimers, an invalid date keeps Vitest’s words, from this file’s line', async () => {
+    const { error, top } = await caught(() => vi.setSystemTime(1e300))
+    expect(error.message).toContain('mockdate: The time set is an invalid date: 1e+300')
+    expect(top).toContain('setup.test.ts')
+  })
+
+  it('a timer callback’s own error passes unchanged', () => {
+    vi.useFakeTimers()
+    const own = new RangeError('the callback’s')
+    setTimeout(() => {
+      throw own
+    }, 5)
+    expect(() => vi.advanceTimersByTime(10)).toThrow(own)
   })
 })
 
