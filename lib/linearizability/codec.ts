@@ -3,7 +3,7 @@
  * history, `decode` (the codec, then history.ts's checks) and `encode`.
  */
 import * as E from '#fp-ts/Either.js'
-import * as t from 'io-ts'
+import * as t from '#io-ts'
 import { TimingWheelError, show } from '../errors.js'
 import { type History, fromOperations } from './history.js'
 
