@@ -13,7 +13,8 @@
  * `clock.now` moves the wall clock as `setSystemTime` does; `uninstall()` and `clock.timers`
  * list timers in firing order; `scheduler.postTask` is not faked. Beyond 15.5,
  * `AbortSignal.timeout(ms)` returns a signal the clock aborts (the name
- * `'AbortSignal.timeout'` in `toFake` and `toNotFake`); `Temporal.Now` follows the clock
+ * `'AbortSignal.timeout'` in `toFake` and `toNotFake`); `timers/promises.scheduler.wait`
+ * is faked with `setTimeout`, as Node's `mock.timers` fakes it; `Temporal.Now` follows the clock
  * where the global has a `Temporal`, as in 15.5.
  *
  * @example
