@@ -56,6 +56,6 @@ import { mock } from 'node:test'
 import { moveMockTimers } from './move.js'
 
 export { type Api, addedApis, type EnableOptions, nodeApis } from './mock-timers.js'
-export { knownMethods, moveMockTimers, type TickAsyncTimers } from './move.js'
+export { knownMethods, moveMockTimers, type WheelMockTimers } from './move.js'
 
 moveMockTimers(Object.getPrototypeOf(mock.timers) as object, process.versions.node)

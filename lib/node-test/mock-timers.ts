@@ -16,6 +16,7 @@ import { type Clock, createClock } from '../fake-timers/clock.js'
 import { type FakeMethod, type Host, readHost } from '../fake-timers/host.js'
 import { install } from '../fake-timers/install.js'
 import type { AbortListeners } from '../fake-timers/timers-promises.js'
+import { TimingWheelError } from '../errors.js'
 import { type Caller, invalidArgType, invalidArgValue, invalidState } from './node-errors.js'
 import { type NodePromises, nodePromises } from './promises.js'
 
@@ -106,6 +107,12 @@ const checkTime = (time: unknown, name: string, method: string, caller: Caller):
   return time
 }
 
+/** The clock's own range error (a move past 2^52 - 2^32 ms from its start) as Node's code for a bad argument; any other error as it is. */
+const rangeError = (error: unknown, time: number, method: string, caller: Caller): unknown =>
+  error instanceof TimingWheelError && error.code === 'TimeOutOfRange'
+    ? invalidArgValue('time', time, `is out of the clock's range (${error.message})`, method, caller)
+    : error
+
 const isDate = (value: unknown): value is Date => {
   try {
     Date.prototype.getTime.call(value)
@@ -172,9 +179,11 @@ const replacePromises = (apis: readonly Api[], promises: NodePromises, before: R
 export const methods = {
   enable(this: object, options: EnableOptions = { apis: nodeApis, now: 0 }): void {
     const caller = methods.enable
+    // As Node: any value is spread (null and primitives give the defaults).
+    const o: EnableOptions = { ...options }
     if (enabled.has(this)) throw invalidState('MockTimers is already enabled!', 'enable', caller)
-    const now = checkNow(options.now, caller)
-    const apis = checkApis(options.apis ?? nodeApis, caller)
+    const now = checkNow(o.now, caller)
+    const apis = checkApis(o.apis || nodeApis, caller)
     if (apis.includes('Date') && isMockDate()) throw invalidState('Date is already being mocked!', 'enable', caller)
     const h = theHost()
     const toFake = [...new Set(apis.flatMap((api) => fakeNames[api]))]
@@ -194,13 +203,23 @@ export const methods = {
 
   tick(this: object, time: number = 1): void {
     const s = state(this, 'tick', methods.tick)
-    s.clock.tick(checkTime(time, 'time', 'tick', methods.tick))
+    const t = checkTime(time, 'time', 'tick', methods.tick)
+    try {
+      s.clock.tick(t)
+    } catch (error) {
+      throw rangeError(error, t, 'tick', methods.tick)
+    }
   },
 
   /** Added: `tick` that lets promise callbacks run between timers (fake-timers' `tickAsync`). */
   async tickAsync(this: object, time: number = 1): Promise<void> {
     const s = state(this, 'tickAsync', methods.tickAsync)
-    await s.clock.tickAsync(checkTime(time, 'time', 'tickAsync', methods.tickAsync))
+    const t = checkTime(time, 'time', 'tickAsync', methods.tickAsync)
+    try {
+      await s.clock.tickAsync(t)
+    } catch (error) {
+      throw rangeError(error, t, 'tickAsync', methods.tickAsync)
+    }
   },
 
   runAll(this: object): void {

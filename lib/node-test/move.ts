@@ -3,7 +3,7 @@
  * knows: Node 20 or newer, and exactly Node 20's methods, each writable and
  * configurable. A check that fails throws before anything is changed.
  */
-import { dispose, methods } from './mock-timers.js'
+import { dispose, type EnableOptions, methods } from './mock-timers.js'
 
 /** Where the moved prototype records it was moved: one key for every copy of this module. */
 const marker = Symbol.for('timing-wheel.node-test.timers')
@@ -12,16 +12,31 @@ const marker = Symbol.for('timing-wheel.node-test.timers')
 export const knownMethods: readonly string[] = ['constructor', 'tick', 'enable', 'setTime', 'reset', 'runAll', 'Symbol.dispose']
 
 /**
- * What `mock.timers` offers once moved: Node's methods plus the two async ones.
+ * What `mock.timers` offers once moved: Node's methods, with the added `apis` names,
+ * and the two async ones. (`@types/node` 20 types `enable` as Node 20.0 had it.)
  *
  * @example
- * await (t.mock.timers as unknown as TickAsyncTimers).tickAsync(1000)
+ * const timers = t.mock.timers as unknown as WheelMockTimers
+ * timers.enable({ apis: ['setTimeout', 'performance'] })
+ * await timers.tickAsync(1000)
  */
-export interface TickAsyncTimers {
+export interface WheelMockTimers {
+  /** Fakes `options.apis` (default: Node's five) from `options.now` (default 0). */
+  enable(options?: EnableOptions): void
+  /** Moves the clock `time` ms (default 1), firing each due timer at its own time. */
+  tick(time?: number): void
   /** `tick(time)`, letting promise callbacks run between timers. */
   tickAsync(time?: number): Promise<void>
+  /** Moves the clock to the last timer pending now, firing every timer on the way. */
+  runAll(): void
   /** `runAll()`, letting promise callbacks run between timers. */
   runAllAsync(): Promise<void>
+  /** Sets the wall-clock time (`Date`), firing nothing. */
+  setTime(time?: number): void
+  /** Puts back everything faked and forgets the timers. */
+  reset(): void
+  /** `reset()`. */
+  [Symbol.dispose](): void
 }
 
 const keyName = (key: string | symbol): string => (typeof key === 'symbol' ? (key.description ?? 'symbol') : key)
