@@ -18,6 +18,12 @@
  * (listed in `expected` below, each with the difference); the script exits 1 on any
  * other failure, on an expected one that passes, and when the route was not in use.
  *
+ * A real project, for example nearform/fast-jwt (v6.3.2, whose `test/verifier.spec.js`
+ * enables `t.mock.timers` 28 times): its repository in /tmp with its dependencies
+ * (`npm install --omit=dev`), then
+ *
+ *   node scripts/node-test-suite.mjs /tmp/fast-jwt --files test/verifier.spec.js [--default]
+ *
  * Not part of `npm test`: it needs Node's sources. Build first (`npm run build`).
  */
 import { spawnSync } from 'node:child_process'
