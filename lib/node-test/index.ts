@@ -23,7 +23,10 @@
  * Where it deliberately differs from Node's `mock.timers` (Node's tests that these
  * differences fail are named in `scripts/node-test-suite.mjs`):
  * - Inside a timer, `Date.now()` reads that timer's own time (Node's reads the time the
- *   whole `tick` moves to), and `runAll` leaves the clock at the last timer's time.
+ *   whole `tick` moves to).
+ * - `runAll` fires every timer pending when it is called and leaves the clock at the last
+ *   one's time. Node 20's moves to the timer in the heap's last array slot, which need not
+ *   be the latest: after `setTimeout` at 6, 29 and 28 ms it fires 6 and 28 only.
  * - Between two timers, the clock's microtasks run; with the added `tickAsync(ms)` and
  *   `runAllAsync()`, promise callbacks run between timers too (`await` between timers).
  * - `apis` also takes `'AbortSignal.timeout'`, `'performance'` (`performance.now`) and
