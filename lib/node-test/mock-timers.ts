@@ -57,13 +57,15 @@ interface Enabled {
 
 const enabled = new WeakMap<object, Enabled>()
 
-/** Node's `timers/promises`, and the real timers the clock yields to, read when this module loads (before any fake). */
-const promisesModule = process.getBuiltinModule('node:timers/promises') as unknown as Record<string, unknown> & {
-  readonly scheduler: Record<string, unknown>
-}
+type PromisesModule = Record<string, unknown> & { readonly scheduler: Record<string, unknown> }
+
+/** Node's `timers/promises` (through `getBuiltinModule`, which `moveMockTimers` checks for first). */
+let promises: PromisesModule | undefined
+const promisesModuleOf = (): PromisesModule => (promises ??= process.getBuiltinModule('node:timers/promises') as unknown as PromisesModule)
+
+/** The global and its real timers, which async ticks yield to: read when the prototype is moved, before any fake. */
 let host: Host | undefined
-const theHost = (): Host => (host ??= readHost(globalThis as unknown as Record<string, unknown>))
-theHost()
+export const theHost = (): Host => (host ??= readHost(globalThis as unknown as Record<string, unknown>))
 
 /** Puts `value` at `holder[name]` and returns what undoes it: the old own descriptor back, or none. */
 const replace = (holder: Record<string, unknown>, name: string, value: unknown): (() => void) => {
@@ -150,8 +152,13 @@ const isMockDate = (): boolean => {
 }
 
 /** Replaces the `timers/promises` entries of `apis` with Node's forms on `clock`, and puts back those fake-timers' install replaced unasked. */
-const replacePromises = (apis: readonly Api[], promises: NodePromises, before: Readonly<Record<string, PropertyDescriptor | undefined>>): (() => void)[] => {
+const replacePromises = (
+  apis: readonly Api[],
+  promises: NodePromises,
+  before: Readonly<Record<string, PropertyDescriptor | undefined>>,
+): (() => void)[] => {
   const restore: (() => void)[] = []
+  const promisesModule = promisesModuleOf()
   const entries: readonly [Api, Record<string, unknown>, string, unknown][] = [
     ['setTimeout', promisesModule, 'setTimeout', promises.setTimeout],
     ['setInterval', promisesModule, 'setInterval', promises.setInterval],
@@ -186,6 +193,7 @@ export const methods = {
     const apis = checkApis(o.apis || nodeApis, caller)
     if (apis.includes('Date') && isMockDate()) throw invalidState('Date is already being mocked!', 'enable', caller)
     const h = theHost()
+    const promisesModule = promisesModuleOf()
     const toFake = [...new Set(apis.flatMap((api) => fakeNames[api]))]
     const before = {
       setTimeout: Object.getOwnPropertyDescriptor(promisesModule, 'setTimeout'),

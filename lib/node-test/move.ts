@@ -3,7 +3,7 @@
  * knows: Node 20 or newer, and exactly Node 20's methods, each writable and
  * configurable. A check that fails throws before anything is changed.
  */
-import { dispose, type EnableOptions, methods } from './mock-timers.js'
+import { dispose, type EnableOptions, methods, theHost } from './mock-timers.js'
 
 /** Where the moved prototype records it was moved: one key for every copy of this module. */
 const marker = Symbol.for('timing-wheel.node-test.timers')
@@ -62,6 +62,8 @@ export const moveMockTimers = (prototype: object, version: string): void => {
   if (Object.hasOwn(prototype, marker)) return
   const major = Number(version.replace(/^v/, '').split('.')[0])
   if (!(major >= 20)) unknownNode(version, 'Node 20 or newer is needed')
+  // The modules to fake are reached through it, as the fake-timers entry reaches them.
+  if (typeof process.getBuiltinModule !== 'function') unknownNode(version, 'process.getBuiltinModule is missing: Node 20.16 or newer is needed')
   const keys = Reflect.ownKeys(prototype)
   const disposeKey = keys.find((key) => typeof key === 'symbol' && /dispose/.test(key.description ?? ''))
   const names = keys.map((key) => (key === disposeKey ? 'Symbol.dispose' : keyName(key)))
@@ -83,4 +85,5 @@ export const moveMockTimers = (prototype: object, version: string): void => {
   define(disposeKey!, dispose)
   if (Symbol.dispose !== undefined && disposeKey !== Symbol.dispose) define(Symbol.dispose, dispose)
   Object.defineProperty(prototype, marker, { value: true, configurable: true })
+  theHost()
 }
