@@ -227,6 +227,23 @@ describe('additions', () => {
     }
   })
 
+  it('tickAsync runs the microtasks a timer queues before the next timer due at the same time', async () => {
+    const seen: string[] = []
+    timers.enable({ apis: ['setTimeout'] })
+    try {
+      setTimeout(() => {
+        seen.push('a')
+        queueMicrotask(() => seen.push('a micro'))
+        void Promise.resolve().then(() => seen.push('a then'))
+      }, 10)
+      setTimeout(() => seen.push('b'), 10)
+      await timers.tickAsync(10)
+      expect(seen).toEqual(['a', 'a micro', 'a then', 'b'])
+    } finally {
+      timers.reset()
+    }
+  })
+
   it('AbortSignal.timeout, performance.now and process.hrtime follow the clock when listed', () => {
     withTimers({ apis: ['setTimeout', 'AbortSignal.timeout', 'performance', 'hrtime'] }, () => {
       const signal = AbortSignal.timeout(100)
@@ -389,5 +406,14 @@ test('after', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe.skipIf(!existsSync(route))('the node:test bench row', () => {
+  it('runs the idle script with the route and on Node\'s own mock.timers, nothing fired while idle and everything after two hours', async () => {
+    const { renderNodeTestIdle, runNodeTestIdle } = await import('../bench/node-test-idle.js')
+    const result = await runNodeTestIdle({ timers: 300, ticks: 2000, rounds: 1, log: () => undefined })
+    expect(result.usPerTick.every((us) => Number.isFinite(us) && us >= 0)).toBe(true)
+    expect(renderNodeTestIdle(result)).toContain('| `timing-wheel/node-test` |')
   })
 })

@@ -27,8 +27,9 @@
  * - `runAll` fires every timer pending when it is called and leaves the clock at the last
  *   one's time. Node 20's moves to the timer in the heap's last array slot, which need not
  *   be the latest: after `setTimeout` at 6, 29 and 28 ms it fires 6 and 28 only.
- * - Between two timers, the clock's microtasks run; with the added `tickAsync(ms)` and
- *   `runAllAsync()`, promise callbacks run between timers too (`await` between timers).
+ * - Microtasks between timers: with the added `tickAsync(ms)` and `runAllAsync()`,
+ *   promise callbacks and `queueMicrotask` jobs run after each timer, before the next
+ *   (`await` between timers works); Node's `tick` runs none between two due timers.
  * - `apis` also takes `'AbortSignal.timeout'`, `'performance'` (`performance.now`) and
  *   `'hrtime'` (`process.hrtime`), faked only when listed (Node refuses these names).
  * - `setTime(t)` moves the wall clock (`Date`) only: pending timers keep their delays,
