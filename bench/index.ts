@@ -79,7 +79,7 @@ try {
   }
   if (nodeTestRow) {
     const log = (line: string): void => void process.stderr.write(`${line}\n`)
-    console.log(`\n${renderNodeTestIdle(await runNodeTestIdle({ timers: quick ? 10_000 : 100_000, ticks: quick ? 1_000 : 20_000, rounds: quick ? 1 : 5, log }))}`)
+    console.log(`\n${renderNodeTestIdle(await runNodeTestIdle({ timers: quick ? 10_000 : 100_000, ticks: quick ? 1_000 : 200_000, rounds: quick ? 1 : 5, log }))}`)
   }
   if (out !== undefined && results !== undefined) {
     mkdirSync(dirname(out), { recursive: true })

@@ -12,6 +12,7 @@ import { mock } from 'node:test'
 import * as nodeTimers from 'node:timers'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { install } from '../lib/fake-timers/index.js'
 import { knownMethods, moveMockTimers, nodeApis, type WheelMockTimers } from '../lib/node-test/index.js'
 
 const timers = mock.timers as unknown as WheelMockTimers
@@ -415,5 +416,31 @@ describe.skipIf(!existsSync(route))('the node:test bench row', () => {
     const result = await runNodeTestIdle({ timers: 300, ticks: 2000, rounds: 1, log: () => undefined })
     expect(result.usPerTick.every((us) => Number.isFinite(us) && us >= 0)).toBe(true)
     expect(renderNodeTestIdle(result)).toContain('| `timing-wheel/node-test` |')
+  })
+})
+
+describe('timing-wheel/fake-timers and scheduler.wait', () => {
+  it('install fakes timers/promises scheduler.wait with setTimeout, and uninstall deletes the fake (wait is on the prototype)', async () => {
+    const { scheduler } = process.getBuiltinModule('node:timers/promises')
+    const original = scheduler.wait
+    expect(Object.hasOwn(scheduler, 'wait')).toBe(false)
+    const clock = install({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      expect(scheduler.wait).not.toBe(original)
+      let done = false
+      const waited = scheduler.wait(100).then(() => (done = true))
+      await clock.tickAsync(99)
+      expect(done).toBe(false)
+      await clock.tickAsync(1)
+      await waited
+      expect(done).toBe(true)
+    } finally {
+      clock.uninstall()
+    }
+    expect(Object.hasOwn(scheduler, 'wait')).toBe(false)
+    expect(scheduler.wait).toBe(original)
+    const other = install({ toFake: ['setInterval', 'Date'] })
+    expect(scheduler.wait).toBe(original)
+    other.uninstall()
   })
 })
