@@ -63,8 +63,14 @@ type PromisesModule = Record<string, unknown> & { readonly scheduler: Record<str
 let promises: PromisesModule | undefined
 const promisesModuleOf = (): PromisesModule => (promises ??= process.getBuiltinModule('node:timers/promises') as unknown as PromisesModule)
 
-/** The global and its real timers, which async ticks yield to: read when the prototype is moved, before any fake. */
 let host: Host | undefined
+/**
+ * The global and its real timers, which async ticks yield to: read once, when the
+ * prototype is moved, before any fake.
+ *
+ * @example
+ * theHost().later(() => console.log('one real macrotask later'))
+ */
 export const theHost = (): Host => (host ??= readHost(globalThis as unknown as Record<string, unknown>))
 
 /** Puts `value` at `holder[name]` and returns what undoes it: the old own descriptor back, or none. */
@@ -137,10 +143,13 @@ const checkApis = (apis: unknown, caller: Caller): readonly Api[] => {
   return apis as readonly Api[]
 }
 
-const checkNow = (now: unknown, caller: Caller): number => {
+const checkNaN = (now: unknown, caller: Caller): void => {
   if (typeof now === 'number' && Number.isNaN(now)) {
     throw invalidArgValue('now', now, `epoch must be a positive integer received ${now}`, 'enable', caller)
   }
+}
+
+const checkNow = (now: unknown, caller: Caller): number => {
   if (!now) return 0
   if (isDate(now)) return now.getTime()
   return checkTime(now, 'initialTime', 'enable', caller)
@@ -189,8 +198,10 @@ export const methods = {
     // As Node: any value is spread (null and primitives give the defaults).
     const o: EnableOptions = { ...options }
     if (enabled.has(this)) throw invalidState('MockTimers is already enabled!', 'enable', caller)
-    const now = checkNow(o.now, caller)
+    // In Node's order: a NaN start, the apis, then the start's type and sign.
+    checkNaN(o.now, caller)
     const apis = checkApis(o.apis || nodeApis, caller)
+    const now = checkNow(o.now, caller)
     if (apis.includes('Date') && isMockDate()) throw invalidState('Date is already being mocked!', 'enable', caller)
     const h = theHost()
     const promisesModule = promisesModuleOf()
@@ -255,7 +266,12 @@ export const methods = {
   },
 }
 
-/** `[Symbol.dispose]`: `reset`, as Node's. */
+/**
+ * `[Symbol.dispose]`: `reset`, as Node's.
+ *
+ * @example
+ * { using timers = mock.timers; timers.enable() } // reset on leaving the block
+ */
 export function dispose(this: object): void {
   methods.reset.call(this)
 }
