@@ -350,6 +350,39 @@ describe('versions', () => {
     expect(snapshot(prototype)).toEqual(before)
   })
 
+  it('hostile prototypes and versions: refused unchanged, or moved with every method replaced and the marker set', () => {
+    const names = ['tick', 'enable', 'setTime', 'reset', 'runAll', 'tickAsync', 'constructor2']
+    const version = fc.oneof(fc.string(), fc.tuple(fc.nat({ max: 30 }), fc.nat({ max: 30 })).map(([a, b]) => `${a}.${b}.0`))
+    fc.assert(
+      fc.property(fc.subarray(names), fc.boolean(), fc.boolean(), version, (present, withDispose, frozen, v) => {
+        class MockTimers {}
+        const p = MockTimers.prototype as unknown as Record<string | symbol, unknown>
+        const originals = new Map(present.map((name) => [name, () => name]))
+        for (const [name, f] of originals) Object.defineProperty(p, name, { value: f, writable: true, configurable: !frozen || name !== 'tick' })
+        if (withDispose) Object.defineProperty(p, Symbol.dispose, { value: () => 0, writable: true, configurable: true })
+        const before = snapshot(p)
+        let moved = true
+        try {
+          moveMockTimers(p, v)
+        } catch (error) {
+          moved = false
+          expect((error as Error).message).toMatch(/^timing-wheel\/node-test: Node .* is not one it knows .*left as it is/)
+          expect(snapshot(p)).toEqual(before)
+        }
+        const known = ['tick', 'enable', 'setTime', 'reset', 'runAll']
+        const shouldMove =
+          Number(v.split('.')[0]) >= 20 && withDispose && present.length === known.length && known.every((n) => present.includes(n)) && !(frozen && present.includes('tick'))
+        expect(moved).toBe(shouldMove)
+        if (moved) {
+          expect(Object.hasOwn(p, Symbol.for('timing-wheel.node-test.timers'))).toBe(true)
+          for (const n of known) expect(p[n]).not.toBe(originals.get(n))
+          expect(Object.getOwnPropertyNames(p)).toEqual(expect.arrayContaining(['tickAsync', 'runAllAsync']))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('a known prototype is moved once; this Node\'s is known', () => {
     const prototype = prototypeLike()
     moveMockTimers(prototype, '22.1.0')
