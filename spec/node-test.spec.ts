@@ -31,7 +31,9 @@ const places = (): Record<string, PropertyDescriptor | undefined> => {
   out['scheduler.wait'] = at(promises.scheduler, 'wait')
   out['AbortSignal.timeout'] = at(AbortSignal, 'timeout')
   // Node's global performance is perf_hooks' object: its own `now` is what is replaced.
-  out['performance.now'] = { value: globalThis.performance.now }
+  out['performance.now'] = { value: (process.getBuiltinModule('node:perf_hooks') as typeof import('node:perf_hooks')).performance.now }
+  // An accessor whose setter keeps its getter: what it returns is what changes.
+  out['global.performance'] = { value: globalThis.performance }
   out['process.hrtime'] = at(process, 'hrtime')
   return out
 }
@@ -44,7 +46,7 @@ const placesOf: Record<string, readonly string[]> = {
   Date: ['global.Date'],
   'scheduler.wait': ['scheduler.wait'],
   'AbortSignal.timeout': ['AbortSignal.timeout'],
-  performance: ['performance.now'],
+  performance: ['performance.now', 'global.performance'],
   hrtime: ['process.hrtime'],
 }
 

@@ -30,8 +30,11 @@
  * - Microtasks between timers: with the added `tickAsync(ms)` and `runAllAsync()`,
  *   promise callbacks and `queueMicrotask` jobs run after each timer, before the next
  *   (`await` between timers works); Node's `tick` runs none between two due timers.
- * - `apis` also takes `'AbortSignal.timeout'`, `'performance'` (`performance.now`) and
- *   `'hrtime'` (`process.hrtime`), faked only when listed (Node refuses these names).
+ * - `apis` also takes `'AbortSignal.timeout'`, `'performance'` and `'hrtime'`
+ *   (`process.hrtime`), faked only when listed (Node refuses these names). `'performance'`
+ *   is fake-timers' `performance`: the global one replaced (its `now` on the clock,
+ *   `timeOrigin` the start, marks and measures that record nothing), and
+ *   `perf_hooks.performance.now` on the clock too.
  * - `setTime(t)` moves the wall clock (`Date`) only: pending timers keep their delays,
  *   as fake-timers' `setSystemTime` does (Node's keep their absolute times).
  * - `tick` and `setTime` refuse a time that is not a finite non-negative number (Node
