@@ -35,6 +35,10 @@ const places = (): Record<string, PropertyDescriptor | undefined> => {
   // An accessor whose setter keeps its getter: what it returns is what changes.
   out['global.performance'] = { value: globalThis.performance }
   out['process.hrtime'] = at(process, 'hrtime')
+  // What fake-timers could fake and Node's mock never does: left alone whatever the apis.
+  out['process.nextTick'] = at(process, 'nextTick')
+  out['global.queueMicrotask'] = at(globalThis, 'queueMicrotask')
+  out['global.Intl'] = at(globalThis, 'Intl')
   return out
 }
 
