@@ -25,7 +25,16 @@
  *   queue of its kind under its due time; equal due times are in increasing `order`;
  * - every late timer is due strictly before every timer in the queues, so the first timer
  *   is the first late one if there is one, else the first of the least due time;
- * - `count` is the number of timers, `wheelCount` the number in the queues.
+ * - `count` is the number of timers, `wheelCount` the number in the queues;
+ * - `lowDue` is at most the least due time in the queues (Infinity bounds an empty
+ *   wheel).
+ *
+ * `lowDue` makes an idle move constant time: a search whose range ends below it answers
+ * nothing without looking at the queues, whose least key costs a search of the wheel's
+ * levels. An add lowers it to the new due time if that is less; a removal leaves it a
+ * bound, and the next search that reaches it finds the least due time and makes it exact
+ * again. So each search of the levels either finds a timer in range or follows the
+ * removal of the least one.
  *
  * `first` (the clock's `next`) takes all the timers of the least due time out of the
  * queues at once, as the wheel fires a millisecond's alarms, moving the wheel's `now` one
@@ -65,6 +74,8 @@ export interface Schedule {
   late: Timer[]
   count: number
   wheelCount: number
+  /** A lower bound on the least due time in the queues; see the module comment. */
+  lowDue: number
   armCounter: number
   readonly watches: Watch[]
   /** The handlers `first` advances the queues with: each moves a timer it is handed to `late`. */
@@ -87,6 +98,7 @@ export const create = (): Schedule => {
     late: [],
     count: 0,
     wheelCount: 0,
+    lowDue: Infinity,
     armCounter: 0,
     watches: [],
     strandImmediate: (elt) => strandFired(s, PriorityQueue.eltValue(s.immediates, elt)),
@@ -115,8 +127,9 @@ const advanceTo = (s: Schedule, due: number): void => {
   if (!PriorityQueue.isEmpty(s.immediates)) advanceQueueTo(s.immediates, due, timersAreNeverDue)
 }
 
-/** The least due time in the queues, or Infinity. */
-const leastDue = (s: Schedule): number => Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity))
+/** The least due time in the queues, or Infinity; `lowDue` becomes it. */
+const leastDue = (s: Schedule): number =>
+  (s.lowDue = Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity)))
 
 /** The first timer due at `due`, the least due time in the queues, once `now` is there. */
 const firstAt = (s: Schedule, due: number): Timer => {
@@ -129,6 +142,7 @@ const enterWheel = (s: Schedule, t: Timer): void => {
   t.elt = PriorityQueue.add(q, t.due, t)
   t.place = 'wheel'
   s.wheelCount++
+  if (t.due < s.lowDue) s.lowDue = t.due
 }
 
 const leaveWheel = (s: Schedule, t: Timer): void => {
@@ -249,6 +263,7 @@ export const add = (s: Schedule, t: Timer): void => {
     t.elt = PriorityQueue.add(s.others, t.due, t)
     t.place = 'wheel'
     s.wheelCount++
+    if (t.due < s.lowDue) s.lowDue = t.due
   } else if (t.due < wheelNow(s) || (late.length !== 0 && t.due <= late[late.length - 1]!.due)) {
     insertLate(s, t)
   } else {
@@ -309,6 +324,7 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     const t = s.late[lateIndexAtOrAfter(s.late, low)]
     if (t !== undefined) return t.due <= high ? t : undefined
   }
+  if (s.lowDue > high) return undefined
   for (;;) {
     const due = leastDue(s)
     if (due > high) return undefined
@@ -319,6 +335,16 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     strand(s, due)
   }
 }
+
+/**
+ * Whether no timer is due up to `high`, by the late timers and the bound alone: false may
+ * be wrong (a stale bound; `firstInRange` then makes it exact), true never is. Constant
+ * time.
+ *
+ * @example
+ * if (Schedule.idleUpTo(s, elapsed + 1)) elapsed += 1 // nothing to fire on the way
+ */
+export const idleUpTo = (s: Schedule, high: number): boolean => s.late.length === 0 && s.lowDue > high
 
 /**
  * Every pending timer, late ones first, then those in the queues in no particular order.
@@ -390,6 +416,7 @@ export const clear = (s: Schedule): void => {
   s.late = []
   s.count = 0
   s.wheelCount = 0
+  s.lowDue = Infinity
 }
 
 /**
@@ -462,7 +489,9 @@ export const invariant = (s: Schedule): void => {
   }
   check(inQueues === s.wheelCount, `wheelCount ${s.wheelCount} but ${inQueues} timers in the queues`)
   check(s.count === s.wheelCount + s.late.length, `count ${s.count}`)
-  const least = leastDue(s)
+  // Read without `leastDue`, which would make the bound exact.
+  const least = Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity))
+  check(s.lowDue <= least, `lowDue ${s.lowDue} above the least due time ${least}`)
   s.late.forEach((t, i) => {
     check(t.place === 'late', `late timer ${t.id} placed elsewhere`)
     const prev = s.late[i - 1]
