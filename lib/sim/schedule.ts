@@ -36,12 +36,12 @@
  * again. So each search of the levels either finds a timer in range or follows the
  * removal of the least one.
  *
- * `first` (the clock's `next`) takes all the timers of the least due time out of the
- * queues at once, as the wheel fires a millisecond's alarms, moving the wheel's `now` one
- * past it: they become late, fired from the front of `late` one `first` at a time. So a
- * millisecond costs one advance, not a search and a removal a timer. Otherwise the
- * wheel's `now` moves only to the due time of a timer about to fire (or below a bound the
- * caller is about to pass). Either way it passes the clock's elapsed time at rest by at
+ * `first` (the clock's `next`) and `firstInRange` (its `tick`) take all the timers of
+ * the least due time out of the queues at once, as the wheel fires a millisecond's
+ * alarms, moving the wheel's `now` one past it: they become late, fired from the front of
+ * `late` one at a time. So a millisecond costs one advance, not a search and a removal a
+ * timer. Otherwise the wheel's `now` moves only to the due time of timers about to be
+ * moved (`jump`) or below a bound the caller is about to pass. Either way it passes the clock's elapsed time at rest by at
  * most one, and only a timer due now (a zero delay at rest) added then is late.
  *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
@@ -296,25 +296,31 @@ export const remove = (s: Schedule, t: Timer): void => {
 export const first = (s: Schedule): Timer | undefined => {
   const late = s.late
   if (late.length === 0) {
-    const immediates = s.immediates
-    const none = PriorityQueue.isEmpty(immediates)
-    const due = none ? minKeyOr(s.others, Infinity) : leastDue(s)
+    const due = PriorityQueue.isEmpty(s.immediates) ? minKeyOr(s.others, Infinity) : leastDue(s)
     if (due === Infinity) return undefined
-    // Every timer due then leaves the queues at once, in firing order (immediates first),
-    // as the wheel fires a millisecond's alarms: they are late from here on, and each
-    // `first` until they are gone is the first of them.
-    if (!none) advanceQueueTo(immediates, due + 1, s.strandImmediate)
-    advanceQueueTo(s.others, due + 1, s.strandOther)
+    takeOut(s, due)
   }
   return late[0]
 }
 
 /**
+ * Every timer due at `due`, the least due time in the queues, leaves them at once, in
+ * firing order (immediates first), as the wheel fires a millisecond's alarms: one advance
+ * of the wheel past `due` for the lot, no search and no removal a timer. They are late
+ * from here on, at the end of `late`, and taken from its front as they fire.
+ */
+const takeOut = (s: Schedule, due: number): void => {
+  if (!PriorityQueue.isEmpty(s.immediates)) advanceQueueTo(s.immediates, due + 1, s.strandImmediate)
+  advanceQueueTo(s.others, due + 1, s.strandOther)
+}
+
+/**
  * The first timer due in `[low, high]`, as fake-timers' `firstTimerInRange` finds it.
  * Timers due below `low` (only clock moves from inside callbacks leave any) become late,
- * as they can never be in range again. If the answer is in the wheel, the wheel's
- * `now` moves to its due time, which the caller's clock reaches (it either fires the
- * timer or ends at `high`). Amortized constant time when nothing is late.
+ * as they can never be in range again. If the answer is in the wheel, every timer due
+ * with it leaves the wheel as with `first`, whose `now` moves one past their due time,
+ * which the caller's clock reaches (it fires the timer). Amortized constant time when
+ * nothing is late.
  *
  * @example
  * const t = Schedule.firstInRange(s, tickFrom, tickTo)
@@ -329,8 +335,11 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     const due = leastDue(s)
     if (due > high) return undefined
     if (due >= low) {
-      advanceTo(s, due)
-      return firstAt(s, due)
+      // As `first` does: the late timers are all due before `low`, so those of `due` go
+      // after them, and the first of those is the answer.
+      const at = s.late.length
+      takeOut(s, due)
+      return s.late[at]
     }
     strand(s, due)
   }
