@@ -6,8 +6,9 @@
  * and the ticks apart, in CPU time of its process (`process.cpuUsage`, which the mock
  * leaves real), then ticks two hours, timed too, and writes the times and the fired
  * counts: the checksum is 0 fired by the ticks and every timer fired by the two hours.
- * Node's idle tick is one look at its heap's top; the wheel's goes through fake-timers'
- * `tick` (microtasks, its loop), so the idle column is Node's to win. Each run is its own process
+ * Node's idle tick is one look at its heap's top; the route's is the clock's idle tick,
+ * a comparison with the schedule's bound on its least due time, with fake-timers' loop
+ * skipped when nothing (no timer, microtask or idle callback) can notice. Each run is its own process
  * (the route changes `MockTimers` for good); rounds alternate the two configurations,
  * whose first run is a warm-up; the ratios are medians over rounds of Node's time over the
  * route's.

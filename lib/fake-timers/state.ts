@@ -160,27 +160,15 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
 
 /**
  * A `tick` that nothing can notice, in constant time: true when done, false where it does
- * not apply (then nothing changed). It applies to a whole number of ms below 2^31 (no
- * nanoseconds to carry), with no microtask queued, no idle callback (the only timer left,
- * it fires whatever its due time), no hooks steering the search, and no timer due up to
- * the target by the schedule's bound alone (a stale bound sends the tick the long way,
- * whose search makes it exact again). fake-timers' loop would run no job and fire
- * nothing, and end at the target with its tick flag down, which is all this does.
+ * not apply (then nothing changed). The virtual clock's idle tick (see there), which this
+ * clock may take only with no microtask queued and no idle callback (the only timer left,
+ * it fires whatever its due time): fake-timers' loop would then run no job either.
  *
  * @example
  * const now = idleTick(f, 1) ? nowOf(f) : Moves.doTick(f, 1)
  */
-export const idleTick = (f: State, ms: unknown): boolean => {
-  const c = f.core
-  // A number in [0, 2^31) that is whole is its own int32; anything else is not.
-  if (((ms as number) | 0) !== ms || (ms as number) < 0) return false
-  if (f.jobs.length !== 0 || f.idle.size !== 0 || c.hooks !== undefined) return false
-  const tickTo = c.elapsed + ms
-  if (tickTo > VirtualClock.lastElapsed || !Schedule.idleUpTo(c.schedule, tickTo)) return false
-  c.elapsed = tickTo
-  c.duringTick = false
-  return true
-}
+export const idleTick = (f: State, ms: unknown): boolean =>
+  f.jobs.length === 0 && f.idle.size === 0 && I.idleTick(f.core, ms)
 
 export const fire = (f: State, timer: Timer): void => {
   if (timer.interval === undefined && f.idle.size !== 0) f.idle.delete(timer)
