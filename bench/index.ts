@@ -29,6 +29,7 @@ import { wheel } from './adapters/wheel.js'
 import { canMeasureMemory } from './drivers.js'
 import { render, toJson } from './report.js'
 import { ChecksumMismatch, type Load, allLoads, run } from './runner.js'
+import { renderNodeTestIdle, runNodeTestIdle } from './node-test-idle.js'
 import { renderVitestIdle, runVitestIdle } from './vitest-idle.js'
 import * as Workloads from './workloads.js'
 
@@ -41,12 +42,14 @@ const seed = Number(flag('seed') ?? 42)
 const onlyAll = flag('only')?.split(',')
 // The Vitest row runs Vitest itself (vitest-idle.ts), outside the in-process runner.
 const vitestRow = onlyAll === undefined || onlyAll.includes('vitestIdle')
-const only = onlyAll?.filter((w) => w !== 'vitestIdle') as Load[] | undefined
+// So does the node:test row (node-test-idle.ts).
+const nodeTestRow = onlyAll === undefined || onlyAll.includes('nodeTestIdle')
+const only = onlyAll?.filter((w) => w !== 'vitestIdle' && w !== 'nodeTestIdle') as Load[] | undefined
 const out = flag('out') ?? (quick || only !== undefined ? undefined : `${outDir}results.json`)
 const known = (a: string): boolean => a === '--quick' || ['seed', 'only', 'out'].some((f) => a.startsWith(`--${f}=`))
 const outside = out !== undefined && relative(outDir, resolve(out)).startsWith('..')
 if (!Number.isInteger(seed) || !args.every(known) || (only ?? []).some((w) => !allLoads.includes(w)) || outside) {
-  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=bench/out/FILE] [--only=${[...allLoads, 'vitestIdle'].join(',')}]`)
+  console.error(`usage: npm run bench -- [--quick] [--seed=N] [--out=bench/out/FILE] [--only=${[...allLoads, 'vitestIdle', 'nodeTestIdle'].join(',')}]`)
   process.exit(2)
 }
 const command = ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')
@@ -73,6 +76,10 @@ try {
   if (vitestRow) {
     const log = (line: string): void => void process.stderr.write(`${line}\n`)
     console.log(`\n${renderVitestIdle(await runVitestIdle({ timers: 50_000, ticks: quick ? 2 : 20, rounds: quick ? 1 : 5, log }))}`)
+  }
+  if (nodeTestRow) {
+    const log = (line: string): void => void process.stderr.write(`${line}\n`)
+    console.log(`\n${renderNodeTestIdle(await runNodeTestIdle({ timers: quick ? 10_000 : 100_000, ticks: quick ? 1_000 : 200_000, rounds: quick ? 1 : 5, log }))}`)
   }
   if (out !== undefined && results !== undefined) {
     mkdirSync(dirname(out), { recursive: true })

@@ -14,7 +14,8 @@
  * list timers in firing order; `scheduler.postTask` is not faked. Beyond 15.5,
  * `AbortSignal.timeout(ms)` returns a signal the clock aborts (the name
  * `'AbortSignal.timeout'` in `toFake` and `toNotFake`); `Temporal.Now` follows the clock
- * where the global has a `Temporal`, as in 15.5. Async moves settle as Node runs code:
+ * where the global has a `Temporal`, as in 15.5; `timers/promises.scheduler.wait` is faked
+ * with `setTimeout`, as Node's `mock.timers` fakes it. Async moves settle as Node runs code:
  * a faked `nextTick` or `queueMicrotask` job queued during one runs in Node's own queues at
  * the time it was queued, and before time moves the move yields until no job is left, so
  * nothing it started is pending when it returns (fake-timers runs such a job only at the

@@ -140,10 +140,18 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
  * const clock = install(host, { now: 0, toFake: ['setTimeout', 'Date'] })
  * try { ... } finally { clock.uninstall() }
  */
-export const install = (host: Host, config?: InstallConfig, extraArguments = 0, make: typeof createClock = createClock): Clock => {
+export const install = (
+  host: Host,
+  config?: InstallConfig,
+  extraArguments = 0,
+  make: typeof createClock = createClock,
+  // A clock stacked over another one's install (a node:test subtest's mock.timers), which
+  // uninstalls first and checks itself that `Date` is not faked twice.
+  stacked = false,
+): Clock => {
   if (extraArguments > 0 || config instanceof Date || Array.isArray(config) || typeof config === 'number') notAnObject(config)
   const g = host.global
-  if ((g['Date'] as { isFake?: unknown } | undefined)?.isFake === true) installedTwice()
+  if (!stacked && (g['Date'] as { isFake?: unknown } | undefined)?.isFake === true) installedTwice()
   const options: InstallConfig & { target?: unknown } = config ?? {}
   const hasToFake = Object.hasOwn(options, 'toFake')
   const hasToNotFake = Object.hasOwn(options, 'toNotFake')
@@ -221,6 +229,12 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0, 
         moduleEntries.push({ module: promisesModule, name, original: promisesModule[name] })
         promisesModule[name] = fake
       }
+      // Beyond fake-timers 15.5, as Node's mock.timers: `scheduler.wait` is `setTimeout`'s.
+      const scheduler = promisesModule['scheduler'] as Bag | undefined
+      if (name === 'setTimeout' && typeof scheduler?.['wait'] === 'function') {
+        moduleEntries.push({ module: scheduler, name: 'wait', original: Object.hasOwn(scheduler, 'wait') ? scheduler['wait'] : undefined })
+        scheduler['wait'] = TimersPromises.promiseSchedulerWait(clock, listeners)
+      }
     }
   }
 
@@ -249,7 +263,13 @@ export const install = (host: Host, config?: InstallConfig, extraArguments = 0, 
         }
       }
     }
-    if (installed.length > 0) for (const entry of moduleEntries) entry.module[entry.name] = entry.original
+    if (installed.length > 0) {
+      for (const entry of moduleEntries) {
+        // `scheduler.wait` lives on its prototype: its own fake is deleted, not shadowed.
+        if (entry.original === undefined) Reflect.deleteProperty(entry.module, entry.name)
+        else entry.module[entry.name] = entry.original
+      }
+    }
     moduleEntries.length = 0
     clock['methods'] = []
     for (const [listener, signal] of listeners) {

@@ -208,6 +208,18 @@ export const clearTimer = (f: State, id: unknown, asked: TimerType): void => {
   I.clearTimer(f.core, timer, timer.kind)
 }
 
+/**
+ * A `tick` that nothing can notice, in constant time: true when done, false where it does
+ * not apply (then nothing changed). The virtual clock's idle tick (see there), which this
+ * clock may take only with no microtask queued and no idle callback (the only timer left,
+ * it fires whatever its due time): fake-timers' loop would then run no job either.
+ *
+ * @example
+ * const now = idleTick(f, 1) ? nowOf(f) : Moves.doTick(f, 1)
+ */
+export const idleTick = (f: State, ms: unknown): boolean =>
+  f.jobs.length === 0 && f.idle.size === 0 && I.idleTick(f.core, ms)
+
 export const fire = (f: State, timer: Timer): void => {
   if (timer.interval === undefined && f.idle.size !== 0) f.idle.delete(timer)
   I.fire(f.core, timer)

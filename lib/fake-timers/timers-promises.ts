@@ -1,7 +1,8 @@
 /**
  * Node's `timers/promises` on a clock: `setTimeout`, `setImmediate` and `setInterval`
  * whose timers are the clock's, with `AbortSignal` support, as fake-timers replaces
- * them when it installs on the process's global.
+ * them when it installs on the process's global; and, beyond fake-timers 15.5,
+ * `scheduler.wait` with `setTimeout`, as Node's own `mock.timers` fakes it.
  *
  * An abort clears the timer and rejects with the signal's reason; every listener added
  * to a signal is recorded in `listeners`, so that `uninstall` can remove those still
@@ -71,6 +72,19 @@ export const promiseSetTimeout =
   (clock: Clock, listeners: AbortListeners) =>
   <A>(delay?: number, value?: A, options: PromiseTimerOptions = {}): Promise<A> =>
     oneShot(listeners, value as A, options.signal, (done) => clock.setTimeout(done, delay), clock.clearTimeout)
+
+/**
+ * `timers/promises.scheduler.wait(delay, { signal })` on `clock`: Node defines it as
+ * `setTimeout(delay, undefined, options)`, so it is faked with `setTimeout`.
+ *
+ * @example
+ * const wait = promiseSchedulerWait(clock, listeners)
+ * const p = wait(100); clock.tick(100); await p // undefined
+ */
+export const promiseSchedulerWait =
+  (clock: Clock, listeners: AbortListeners) =>
+  (delay?: number, options: PromiseTimerOptions = {}): Promise<void> =>
+    promiseSetTimeout(clock, listeners)<void>(delay, undefined, options)
 
 /**
  * `timers/promises.setImmediate(value, { signal })` on `clock`.

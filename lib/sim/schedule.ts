@@ -25,14 +25,23 @@
  *   queue of its kind under its due time; equal due times are in increasing `order`;
  * - every late timer is due strictly before every timer in the queues, so the first timer
  *   is the first late one if there is one, else the first of the least due time;
- * - `count` is the number of timers, `wheelCount` the number in the queues.
+ * - `count` is the number of timers, `wheelCount` the number in the queues;
+ * - `lowDue` is at most the least due time in the queues (Infinity bounds an empty
+ *   wheel).
  *
- * `first` (the clock's `next`) takes all the timers of the least due time out of the
- * queues at once, as the wheel fires a millisecond's alarms, moving the wheel's `now` one
- * past it: they become late, fired from the front of `late` one `first` at a time. So a
- * millisecond costs one advance, not a search and a removal a timer. Otherwise the
- * wheel's `now` moves only to the due time of a timer about to fire (or below a bound the
- * caller is about to pass). Either way it passes the clock's elapsed time at rest by at
+ * `lowDue` makes an idle move constant time: a search whose range ends below it answers
+ * nothing without looking at the queues, whose least key costs a search of the wheel's
+ * levels. An add lowers it to the new due time if that is less; a removal leaves it a
+ * bound, and the next search that reaches it finds the least due time and makes it exact
+ * again. So each search of the levels either finds a timer in range or follows the
+ * removal of the least one.
+ *
+ * `first` (the clock's `next`) and `firstInRange` (its `tick`) take all the timers of
+ * the least due time out of the queues at once, as the wheel fires a millisecond's
+ * alarms, moving the wheel's `now` one past it: they become late, fired from the front of
+ * `late` one at a time. So a millisecond costs one advance, not a search and a removal a
+ * timer. Otherwise the wheel's `now` moves only to the due time of timers about to be
+ * moved (`jump`) or below a bound the caller is about to pass. Either way it passes the clock's elapsed time at rest by at
  * most one, and only a timer due now (a zero delay at rest) added then is late.
  *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
@@ -65,6 +74,8 @@ export interface Schedule {
   late: Timer[]
   count: number
   wheelCount: number
+  /** A lower bound on the least due time in the queues; see the module comment. */
+  lowDue: number
   armCounter: number
   readonly watches: Watch[]
   /** The handlers `first` advances the queues with: each moves a timer it is handed to `late`. */
@@ -87,6 +98,7 @@ export const create = (): Schedule => {
     late: [],
     count: 0,
     wheelCount: 0,
+    lowDue: Infinity,
     armCounter: 0,
     watches: [],
     strandImmediate: (elt) => strandFired(s, PriorityQueue.eltValue(s.immediates, elt)),
@@ -115,8 +127,9 @@ const advanceTo = (s: Schedule, due: number): void => {
   if (!PriorityQueue.isEmpty(s.immediates)) advanceQueueTo(s.immediates, due, timersAreNeverDue)
 }
 
-/** The least due time in the queues, or Infinity. */
-const leastDue = (s: Schedule): number => Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity))
+/** The least due time in the queues, or Infinity; `lowDue` becomes it. */
+const leastDue = (s: Schedule): number =>
+  (s.lowDue = Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity)))
 
 /** The first timer due at `due`, the least due time in the queues, once `now` is there. */
 const firstAt = (s: Schedule, due: number): Timer => {
@@ -129,6 +142,7 @@ const enterWheel = (s: Schedule, t: Timer): void => {
   t.elt = PriorityQueue.add(q, t.due, t)
   t.place = 'wheel'
   s.wheelCount++
+  if (t.due < s.lowDue) s.lowDue = t.due
 }
 
 const leaveWheel = (s: Schedule, t: Timer): void => {
@@ -249,6 +263,7 @@ export const add = (s: Schedule, t: Timer): void => {
     t.elt = PriorityQueue.add(s.others, t.due, t)
     t.place = 'wheel'
     s.wheelCount++
+    if (t.due < s.lowDue) s.lowDue = t.due
   } else if (t.due < wheelNow(s) || (late.length !== 0 && t.due <= late[late.length - 1]!.due)) {
     insertLate(s, t)
   } else {
@@ -281,25 +296,31 @@ export const remove = (s: Schedule, t: Timer): void => {
 export const first = (s: Schedule): Timer | undefined => {
   const late = s.late
   if (late.length === 0) {
-    const immediates = s.immediates
-    const none = PriorityQueue.isEmpty(immediates)
-    const due = none ? minKeyOr(s.others, Infinity) : leastDue(s)
+    const due = PriorityQueue.isEmpty(s.immediates) ? minKeyOr(s.others, Infinity) : leastDue(s)
     if (due === Infinity) return undefined
-    // Every timer due then leaves the queues at once, in firing order (immediates first),
-    // as the wheel fires a millisecond's alarms: they are late from here on, and each
-    // `first` until they are gone is the first of them.
-    if (!none) advanceQueueTo(immediates, due + 1, s.strandImmediate)
-    advanceQueueTo(s.others, due + 1, s.strandOther)
+    takeOut(s, due)
   }
   return late[0]
 }
 
 /**
+ * Every timer due at `due`, the least due time in the queues, leaves them at once, in
+ * firing order (immediates first), as the wheel fires a millisecond's alarms: one advance
+ * of the wheel past `due` for the lot, no search and no removal a timer. They are late
+ * from here on, at the end of `late`, and taken from its front as they fire.
+ */
+const takeOut = (s: Schedule, due: number): void => {
+  if (!PriorityQueue.isEmpty(s.immediates)) advanceQueueTo(s.immediates, due + 1, s.strandImmediate)
+  advanceQueueTo(s.others, due + 1, s.strandOther)
+}
+
+/**
  * The first timer due in `[low, high]`, as fake-timers' `firstTimerInRange` finds it.
  * Timers due below `low` (only clock moves from inside callbacks leave any) become late,
- * as they can never be in range again. If the answer is in the wheel, the wheel's
- * `now` moves to its due time, which the caller's clock reaches (it either fires the
- * timer or ends at `high`). Amortized constant time when nothing is late.
+ * as they can never be in range again. If the answer is in the wheel, every timer due
+ * with it leaves the wheel as with `first`, whose `now` moves one past their due time,
+ * which the caller's clock reaches (it fires the timer). Amortized constant time when
+ * nothing is late.
  *
  * @example
  * const t = Schedule.firstInRange(s, tickFrom, tickTo)
@@ -309,16 +330,30 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
     const t = s.late[lateIndexAtOrAfter(s.late, low)]
     if (t !== undefined) return t.due <= high ? t : undefined
   }
+  if (s.lowDue > high) return undefined
   for (;;) {
     const due = leastDue(s)
     if (due > high) return undefined
     if (due >= low) {
-      advanceTo(s, due)
-      return firstAt(s, due)
+      // As `first` does: the late timers are all due before `low`, so those of `due` go
+      // after them, and the first of those is the answer.
+      const at = s.late.length
+      takeOut(s, due)
+      return s.late[at]
     }
     strand(s, due)
   }
 }
+
+/**
+ * Whether no timer is due up to `high`, by the late timers and the bound alone: false may
+ * be wrong (a stale bound; `firstInRange` then makes it exact), true never is. Constant
+ * time.
+ *
+ * @example
+ * if (Schedule.idleUpTo(s, elapsed + 1)) elapsed += 1 // nothing to fire on the way
+ */
+export const idleUpTo = (s: Schedule, high: number): boolean => s.late.length === 0 && s.lowDue > high
 
 /**
  * Every pending timer, late ones first, then those in the queues in no particular order.
@@ -390,6 +425,7 @@ export const clear = (s: Schedule): void => {
   s.late = []
   s.count = 0
   s.wheelCount = 0
+  s.lowDue = Infinity
 }
 
 /**
@@ -462,7 +498,9 @@ export const invariant = (s: Schedule): void => {
   }
   check(inQueues === s.wheelCount, `wheelCount ${s.wheelCount} but ${inQueues} timers in the queues`)
   check(s.count === s.wheelCount + s.late.length, `count ${s.count}`)
-  const least = leastDue(s)
+  // Read without `leastDue`, which would make the bound exact.
+  const least = Math.min(minKeyOr(s.immediates, Infinity), minKeyOr(s.others, Infinity))
+  check(s.lowDue <= least, `lowDue ${s.lowDue} above the least due time ${least}`)
   s.late.forEach((t, i) => {
     check(t.place === 'late', `late timer ${t.id} placed elsewhere`)
     const prev = s.late[i - 1]
