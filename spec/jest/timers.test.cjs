@@ -142,7 +142,7 @@ test('tells the clocks apart: AbortSignal.timeout aborts on the wheel’s time',
 
 test('tells the clocks apart: a queue started from queueMicrotask after a promise runs every task', async () => {
   // A queue that starts its next task from queueMicrotask after a task's promise resolves, as
-  // p-queue 10 does. Jest fakes queueMicrotask: on fake-timers the job queued from the native
+  // p-queue 9 and 10 do. Jest fakes queueMicrotask: on fake-timers the job queued from the native
   // continuation waits for a timer that never comes; on the wheel the async advance settles it.
   const waiting = []
   let running = false

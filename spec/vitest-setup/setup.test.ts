@@ -263,7 +263,7 @@ describe('beyond fake-timers', () => {
 
 describe('async advances settle as Node runs code (issue 39)', () => {
   // A queue that starts its next task from queueMicrotask after a task's promise resolves,
-  // as p-queue 10 does: with queueMicrotask faked, each start waits for the jobs to run.
+  // as p-queue 9 and 10 do: with queueMicrotask faked, each start waits for the jobs to run.
   const tenTasks = (add: (task: () => Promise<unknown>) => unknown): number[] => {
     const start = Date.now()
     const ends: number[] = []
