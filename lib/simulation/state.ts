@@ -214,6 +214,8 @@ export interface Simulation<M = unknown> {
   readonly defaults: LinkParams
   /** @internal Messages on the wire (each a clock timer, or in `batch`'s wheel). */
   wire: number
+  /** @internal The callback of the tokens' clock timers: delivers what a token stands for. */
+  readonly land: (t: Token<M>) => void
   /** @internal With `batch: true`: the messages on the wire and the one clock timer that delivers them. */
   readonly batch: Batch<M> | undefined
   /** @internal */
