@@ -41,6 +41,7 @@
 import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
+import { put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { fault, linkFault, record } from './log.js'
@@ -76,7 +77,9 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number): void => {
   sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
-    sim.clock.setTimeout(sim.land, at - sim.clock.now, t)
+    const arrivals = sim.arrivals
+    if (arrivals !== undefined) put(arrivals, t, at - sim.clock.now)
+    else sim.clock.setTimeout(sim.land, at - sim.clock.now, t)
     return
   }
   TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)

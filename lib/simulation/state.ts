@@ -22,6 +22,7 @@ import { show } from '../errors.js'
 import type * as Random from './random.js'
 import { fail } from './checks.js'
 import type { LogEntry } from './log.js'
+import type { Arrivals } from './arrivals.js'
 
 /** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
 export type Latency =
@@ -216,6 +217,8 @@ export interface Simulation<M = unknown> {
   wire: number
   /** @internal The callback of the tokens' clock timers: delivers what a token stands for. */
   readonly land: (t: Token<M>) => void
+  /** @internal Without `batch`, on the package's own clock: the tokens on the wire by due ms, a clock timer a ms (arrivals.ts). */
+  readonly arrivals: Arrivals<M> | undefined
   /** @internal With `batch: true`: the messages on the wire and the one clock timer that delivers them. */
   readonly batch: Batch<M> | undefined
   /** @internal */
