@@ -4,10 +4,11 @@
  *
  * Representation.
  *
- * - A message in flight has a token on the clock (a timer, whose timers are a timing
- *   wheel's alarms: constant time each, however many are in flight) at its arrival time.
- *   Its arrival is a macrotask of its own, as a socket's is: microtasks and `await`s run
- *   between two, and it is ordered with the hosts' timers by time, then by when it was set.
+ * - A message in flight has a token on the wire at its arrival time. Its arrival is a
+ *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
+ *   is ordered with the hosts' timers by time, then by when it was set. On the package's
+ *   own clock the tokens are entries of `arrivals` (arrivals.ts: one clock timer a ms,
+ *   re-armed in each token's place); on any other clock each is a clock timer.
  *   A batch of arrivals in one timer would be cheaper, but would run handlers back to back
  *   with no microtask between them, an order Node never produces.
  * - An in-order message waits in its link's `queue`, and its token is the link: a link's
@@ -29,12 +30,13 @@
  *   messages held, and the time its last in-order message arrives (links are FIFO:
  *   a message never arrives before one sent earlier on the link, unless it was drawn to be
  *   reordered, which delays it by one more latency draw and lets later messages pass).
- * - On the hot path (`send`, arrival), a message is one record and one clock timer whose
- *   one argument is its token (the callback is bound to the simulation once, so the timer
- *   keeps the token in a field, not an array), and a context is recognised by its class.
+ * - On the hot path (`send`, arrival), a message is one record and an entry in its link's
+ *   queue and its ms's arrivals (on another clock, a clock timer whose one argument is its
+ *   token, the callback bound to the simulation once: no array), and a context is
+ *   recognised by its class.
  *
- * Invariants: `wire` counts the tokens not yet fired (clock timers, or with `batch` the
- * alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
+ * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
+ * `batch` the alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
  * reordered message in flight; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
