@@ -73,9 +73,11 @@ export interface SimulationOptions {
   /** Whether to keep the delivery log; default true. */
   readonly log?: boolean
   /**
-   * Deliver the messages due in one ms in one clock timer, in order (default false: a timer
-   * each). Several times faster with many in flight; but microtasks and `await`s of their
-   * handlers run after the whole batch, an order Node never produces for two sockets.
+   * Deliver the messages due in one ms in one clock timer, in order (default false: each
+   * arrival a macrotask of its own). On the package's own clock the default costs no more
+   * (it keeps one clock timer a ms too, re-armed for each arrival); on another clock, where
+   * each message is then a clock timer, this saves that timer. Microtasks and `await`s of
+   * their handlers run after the whole batch, an order Node never produces for two sockets.
    */
   readonly batch?: boolean
   /** Fault points: off (`false`, the default, `buggify` always false), or on with these chances (`true`: 0.25 and 0.25). */
