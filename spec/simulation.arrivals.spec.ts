@@ -101,4 +101,18 @@ describe('arrivals: one clock timer a ms on the package clock', () => {
     await S.runAsync(sim, 1)
     expect(seen).toEqual(['x', 'after x', 'y', 'after y', 'z', 'after z'])
   })
+
+  it('after the clock is reset (its timers dropped), a message due in the ms of a dropped one still arrives', () => {
+    const sim = S.create<string>({ seed: 1 })
+    const got: string[] = []
+    S.addHost(sim, 'a', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
+    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
+    S.link(sim, 'a', 'b', { latency: 5 })
+    S.send(S.host(sim, 'a'), 'b', 'lost 1')
+    S.send(S.host(sim, 'a'), 'b', 'lost 2')
+    ;(sim.clock as unknown as { reset(): void }).reset()
+    S.send(S.host(sim, 'b'), 'a', 'after reset')
+    S.run(sim, 10)
+    expect(got).toEqual(['after reset@5'])
+  })
 })

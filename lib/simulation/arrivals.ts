@@ -23,7 +23,8 @@
  * `install` make, or one passed as `clock`) has such a counter to share; on any other
  * clock (`@sinonjs/fake-timers`, clockArb's exploring clock) a token is a clock timer.
  *
- * Invariants: a bucket holds at least one token from `head` and its pump is pending, due
+ * Invariants: a bucket holds at least one token from `head` and its pump is pending (unless
+ * the clock was reset since: the bucket is then dropped at the next token for its ms), due
  * at the bucket's due time with the order of the token at `head`; `orders` increases.
  */
 import * as Coerce from '../sim/coercion.js'
@@ -76,7 +77,9 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   const coerced = Coerce.coerceDelay(delay)
   const due = core.elapsed + Coerce.dueOffset(coerced, core.duringTick)
   const b = a.buckets.get(due)
-  if (b !== undefined) {
+  // A pump is pending while its bucket exists, unless the clock was reset (its timers
+  // dropped, as each token's timer would have been): then the bucket starts afresh.
+  if (b !== undefined && I.isPending(core, b.pump!)) {
     b.tokens.push(t)
     b.orders.push(core.nextOrder++)
     return
