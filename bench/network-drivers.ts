@@ -10,6 +10,10 @@
  * a host its id picks, until `extra` more have been sent; the clock runs until every
  * message is delivered. Each message is a send and a delivery. Checksum: the deliveries
  * and the sum of `mix(id, time delivered)`.
+ *
+ * With `bytes`, a play stops once the first `inFlight` messages are sent, untimed, and
+ * returns the heap's growth over them a message: what a message in flight costs (its
+ * record, token, timer, queue entries), the network's fixed cost (hosts, links) left out.
  */
 import { createClock as wheelClock } from '../lib/fake-timers/index.js'
 import { Simulation as S } from '../lib/simulation/index.js'
@@ -39,8 +43,14 @@ interface FakeClock {
 
 const horizon = (load: NetworkLoad): number => 1000 * (2 + Math.ceil((load.inFlight + load.extra) / load.inFlight))
 
+const heap = (): number => {
+  collect()
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
+}
+
 /** The simulation: hosts, links with their latencies, `send` and `onMessage`; no log; `batch` as given. */
-export const simulation = (load: NetworkLoad, batch: boolean): Run => {
+export const simulation = (load: NetworkLoad, batch: boolean, bytes = false): NetworkRun => {
   const sim = S.create<number>({ seed: 1, log: false, batch })
   const hosts: Array<Host<number>> = []
   const names = Array.from({ length: load.hosts }, (_, i) => `h${i}`)
@@ -60,6 +70,11 @@ export const simulation = (load: NetworkLoad, batch: boolean): Run => {
   for (let a = 0; a < load.hosts; a++) {
     for (let b = 0; b < load.hosts; b++) S.link(sim, names[a]!, names[b]!, { latency: load.latency[a * load.hosts + b]! }, { oneWay: true })
   }
+  if (bytes) {
+    const before = heap()
+    for (let k = 0; k < load.inFlight; k++) S.send(hosts[load.from[k]!]!, names[load.to[k]!]!, sent++)
+    return { ...result(load, 0, { fired: 0, hash: 0 }, 0), bytes: (heap() - before) / load.inFlight }
+  }
   collect()
   const start = nanos()
   for (let k = 0; k < load.inFlight; k++) S.send(hosts[load.from[k]!]!, names[load.to[k]!]!, sent++)
@@ -69,7 +84,7 @@ export const simulation = (load: NetworkLoad, batch: boolean): Run => {
 }
 
 /** The network by hand on a fake clock: a `setTimeout` per message, the latency looked up. */
-export const handWritten = (load: NetworkLoad, createClock: () => FakeClock): Run => {
+export const handWritten = (load: NetworkLoad, createClock: () => FakeClock, bytes = false): NetworkRun => {
   const clock = createClock()
   const n = load.hosts
   let hash = 0
@@ -86,6 +101,11 @@ export const handWritten = (load: NetworkLoad, createClock: () => FakeClock): Ru
     pending++
     clock.setTimeout(deliver, load.latency[from * n + to]!, to, id)
   }
+  if (bytes) {
+    const before = heap()
+    for (let k = 0; k < load.inFlight; k++) send(load.from[k]!, load.to[k]!, sent++)
+    return { ...result(load, 0, { fired: 0, hash: 0 }, 0), bytes: (heap() - before) / load.inFlight }
+  }
   collect()
   const start = nanos()
   for (let k = 0; k < load.inFlight; k++) send(load.from[k]!, load.to[k]!, sent++)
@@ -94,11 +114,18 @@ export const handWritten = (load: NetworkLoad, createClock: () => FakeClock): Ru
   return result(load, ns, { fired: delivered, hash }, pending)
 }
 
-const result = (load: NetworkLoad, ns: number, checksum: Checksum, left: number): Run => ({
+/** A play's result; `bytes` a message in flight when asked for, otherwise NaN. */
+export interface NetworkRun extends Run {
+  readonly left: number
+  readonly bytes: number
+}
+
+const result = (load: NetworkLoad, ns: number, checksum: Checksum, left: number): NetworkRun => ({
   ops: load.inFlight + load.extra,
   ns,
   checksum,
   left,
+  bytes: Number.NaN,
 })
 
 /** `timing-wheel/fake-timers`' clock, for the hand-written network. */

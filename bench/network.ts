@@ -9,7 +9,8 @@
  * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
  * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
  * implementation through its own copy of the drivers, medians of per-round ratios, and
- * every play's checksum equal to the first's. Flags: `--quick` (one round, small sizes),
+ * every play's checksum equal to the first's. Then, untimed, the bytes a message in flight
+ * costs each implementation (the heap's growth over the first messages sent). Flags: `--quick` (one round, small sizes),
  * `--rounds=N` (default 5), `--sizes=10000,100000`, `--seed=N`.
  */
 import FakeTimers from '@sinonjs/fake-timers'
@@ -46,22 +47,24 @@ const load = (inFlight: number): NetworkLoad => {
 
 interface Impl {
   readonly name: string
-  readonly play: (d: Drivers, w: NetworkLoad) => ReturnType<Drivers['simulation']>
+  readonly play: (d: Drivers, w: NetworkLoad, bytes?: boolean) => ReturnType<Drivers['simulation']>
 }
 
 const impls: readonly Impl[] = [
-  { name: 'timing-wheel/simulation', play: (d, w) => d.simulation(w, false) },
-  { name: 'the same, batch: true', play: (d, w) => d.simulation(w, true) },
-  { name: 'by hand on timing-wheel/fake-timers', play: (d, w) => d.handWritten(w, d.wheelFakeTimers) },
-  { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w) => d.handWritten(w, () => FakeTimers.createClock(0) as never) },
+  { name: 'timing-wheel/simulation', play: (d, w, bytes) => d.simulation(w, false, bytes) },
+  { name: 'the same, batch: true', play: (d, w, bytes) => d.simulation(w, true, bytes) },
+  { name: 'by hand on timing-wheel/fake-timers', play: (d, w, bytes) => d.handWritten(w, d.wheelFakeTimers, bytes) },
+  { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w, bytes) => d.handWritten(w, () => FakeTimers.createClock(0) as never, bytes) },
 ]
 
 const drivers = await Promise.all(impls.map((i) => moduleCopy<Drivers>(new URL('./network-drivers.js', import.meta.url), i.name)))
 const rows: string[] = []
+const memoryRows: string[] = []
 for (const size of sizes) {
   const w = load(size)
   const warm = load(Math.min(size, 2000))
   impls.forEach((impl, i) => impl.play(drivers[i]!, warm))
+  memoryRows.push(`| ${size.toLocaleString('en-US')} | ${impls.map((impl, i) => impl.play(drivers[i]!, w, true).bytes.toFixed(1)).join(' | ')} |`)
   const times: number[][] = impls.map(() => [])
   let reference: string | undefined
   for (let round = 0; round < rounds; round++) {
@@ -93,4 +96,8 @@ console.log(`seed ${seed}, ${rounds} rounds; ${clockName}. Peer cells: its time 
 console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
 console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
 for (const row of rows) console.log(row)
+console.log(`\nBytes a message in flight (the heap's growth over the first messages sent, untimed; hosts and links left out):\n`)
+console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
+console.log(`| ---: | ${impls.map(() => '---:').join(' | ')} |`)
+for (const row of memoryRows) console.log(row)
 console.log(`\n${['npm run bench:network', ...(args.length > 0 ? ['--', ...args] : [])].join(' ')}`)

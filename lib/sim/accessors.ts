@@ -65,3 +65,12 @@ export const withAccessors = <T extends object, K extends keyof T, S>(data: With
   }
   return data as T
 }
+
+/**
+ * The state an object made by {@link withAccessors} reads its accessors from; undefined
+ * for any other object. Constant time.
+ *
+ * @example
+ * const f = stateOf<{ core?: unknown }>(clock) // a fake-timers clock's state
+ */
+export const stateOf = <S>(data: object): S | undefined => (data as { [stateKey]?: S })[stateKey]

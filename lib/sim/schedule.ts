@@ -273,6 +273,21 @@ export const add = (s: Schedule, t: Timer): void => {
 }
 
 /**
+ * Takes in a timer due at or before the wheel's `now` whose `order` was handed out
+ * earlier than that of timers already pending at its due time (a simulation's arrival,
+ * whose order is taken when the message is sent, delivered by a timer re-armed once the
+ * arrival before it is delivered): the timers of that due time become late, and it goes
+ * among them in order. Linear in the late timers.
+ *
+ * @example
+ * Schedule.addAmongDue(s, timer) // timer.order older than some pending at timer.due
+ */
+export const addAmongDue = (s: Schedule, t: Timer): void => {
+  if (t.due === wheelNow(s) && leastDue(s) === t.due) strand(s, t.due)
+  add(s, t)
+}
+
+/**
  * Takes out a pending timer; a no-op for one that is not. Constant time unless it is late.
  *
  * @example

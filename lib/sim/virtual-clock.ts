@@ -803,8 +803,22 @@ export const invariant = (clock: VirtualClock): void => {
  * between timers and yield to the host's event loop between them, as fake-timers' clocks
  * do. Not in the `VirtualClock` namespace (see namespace.ts).
  */
+/**
+ * Re-arms a timeout that has just fired, due in the same ms again, with an `order` handed
+ * out earlier (taken from `nextOrder` when what it stands for was armed): so one timer
+ * can stand for several that would have fired in that ms, in their place among the
+ * others. The timer's callback calls it before anything else. Linear in the late timers.
+ */
+const rearmOrdered = (c: State, timer: Timer, order: number): void => {
+  timer.order = order
+  timer.home = c.home
+  if (c.index !== undefined) TimerTable.set(c.index, timer.key, timer)
+  Schedule.addAmongDue(c.schedule, timer)
+}
+
 export const internals = {
   stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
+  rearmOrdered,
   nowOf,
   performanceNow,
   timeToNextFrame,

@@ -4,10 +4,11 @@
  *
  * Representation.
  *
- * - A message in flight has a token on the clock (a timer, whose timers are a timing
- *   wheel's alarms: constant time each, however many are in flight) at its arrival time.
- *   Its arrival is a macrotask of its own, as a socket's is: microtasks and `await`s run
- *   between two, and it is ordered with the hosts' timers by time, then by when it was set.
+ * - A message in flight has a token on the wire at its arrival time. Its arrival is a
+ *   macrotask of its own, as a socket's is: microtasks and `await`s run between two, and it
+ *   is ordered with the hosts' timers by time, then by when it was set. On the package's
+ *   own clock the tokens are entries of `arrivals` (arrivals.ts: one clock timer a ms,
+ *   re-armed in each token's place); on any other clock each is a clock timer.
  *   A batch of arrivals in one timer would be cheaper, but would run handlers back to back
  *   with no microtask between them, an order Node never produces.
  * - An in-order message waits in its link's `queue`, and its token is the link: a link's
@@ -29,17 +30,20 @@
  *   messages held, and the time its last in-order message arrives (links are FIFO:
  *   a message never arrives before one sent earlier on the link, unless it was drawn to be
  *   reordered, which delays it by one more latency draw and lets later messages pass).
- * - On the hot path (`send`, arrival), a message is one record and one clock timer with
- *   its arguments (no closure), and a context is recognised by its class.
+ * - On the hot path (`send`, arrival), a message is one record and an entry in its link's
+ *   queue and its ms's arrivals (on another clock, a clock timer whose one argument is its
+ *   token, the callback bound to the simulation once: no array), and a context is
+ *   recognised by its class.
  *
- * Invariants: `wire` counts the tokens not yet fired (clock timers, or with `batch` the
- * alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
+ * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
+ * `batch` the alarms of its wheel), one for each message in a link's `queue` (from `head`) and each
  * reordered message in flight; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
 import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
+import { put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { fault, linkFault, record } from './log.js'
@@ -75,7 +79,9 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number): void => {
   sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
-    sim.clock.setTimeout(land, at - sim.clock.now, sim, t)
+    const arrivals = sim.arrivals
+    if (arrivals !== undefined) put(arrivals, t, at - sim.clock.now)
+    else sim.clock.setTimeout(sim.land, at - sim.clock.now, t)
     return
   }
   TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)
@@ -140,14 +146,15 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
 }
 
 /**
- * A token comes due: a link's token delivers the link's oldest in-order message, whichever
+ * @internal A token comes due (the simulation's `land` calls it, bound once): a link's
+ * token delivers the link's oldest in-order message, whichever
  * token it is. Tokens of one link come due in the order of their messages' arrival times,
  * but one set for now from a timer fires 1 ms later (fake-timers' rule against loops); so
  * taking the oldest message keeps the link FIFO, and no message arrives before its time.
  */
-const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
+export const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   sim.wire--
-  if (!isLink(t)) return arrive(sim, t)
+  if (!isLink(t)) return arrive(sim, t, linkOf(sim, t.from, t.to))
   const m = t.queue[t.head]!
   t.queue[t.head++] = undefined
   if (t.head === t.queue.length) {
@@ -157,12 +164,11 @@ const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
     t.queue = t.queue.slice(t.head)
     t.head = 0
   }
-  arrive(sim, m)
+  arrive(sim, m, t)
 }
 
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
-const arrive = <M>(sim: Simulation<M>, m: Message<M>): void => {
-  const link = linkOf(sim, m.from, m.to)
+const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
   if (link.partitioned) return record(sim, m, 'dropped', 'partition')
   if (m.from.incarnation !== m.fromIncarnation || m.to.incarnation !== m.toIncarnation || !m.to.up) {
     return record(sim, m, 'dropped', 'crash')

@@ -16,7 +16,8 @@ import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 import * as O from '#fp-ts/Option.js'
 import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
-import { inFlight } from './network.js'
+import { inFlight, land } from './network.js'
+import { arrivalsOn } from './arrivals.js'
 import { hostError } from './hosts.js'
 import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
 
@@ -36,6 +37,8 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     order: [],
     defaults: linkParams(opts.network, { min: 1, max: 1, loss: 0, duplicate: 0, reorder: 0 }),
     wire: 0,
+    land: (t) => land(sim, t),
+    arrivals: opts.batch === true ? undefined : arrivalsOn<M>(clock, (t) => land(sim, t)),
     batch:
       opts.batch === true
         ? { wheel: TW.create<Token<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }

@@ -22,6 +22,7 @@ import { show } from '../errors.js'
 import type * as Random from './random.js'
 import { fail } from './checks.js'
 import type { LogEntry } from './log.js'
+import type { Arrivals } from './arrivals.js'
 
 /** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
 export type Latency =
@@ -72,9 +73,11 @@ export interface SimulationOptions {
   /** Whether to keep the delivery log; default true. */
   readonly log?: boolean
   /**
-   * Deliver the messages due in one ms in one clock timer, in order (default false: a timer
-   * each). Several times faster with many in flight; but microtasks and `await`s of their
-   * handlers run after the whole batch, an order Node never produces for two sockets.
+   * Deliver the messages due in one ms in one clock timer, in order (default false: each
+   * arrival a macrotask of its own). On the package's own clock the default costs no more
+   * (it keeps one clock timer a ms too, re-armed for each arrival); on another clock, where
+   * each message is then a clock timer, this saves that timer. Microtasks and `await`s of
+   * their handlers run after the whole batch, an order Node never produces for two sockets.
    */
   readonly batch?: boolean
   /** Fault points: off (`false`, the default, `buggify` always false), or on with these chances (`true`: 0.25 and 0.25). */
@@ -214,6 +217,10 @@ export interface Simulation<M = unknown> {
   readonly defaults: LinkParams
   /** @internal Messages on the wire (each a clock timer, or in `batch`'s wheel). */
   wire: number
+  /** @internal The callback of the tokens' clock timers: delivers what a token stands for. */
+  readonly land: (t: Token<M>) => void
+  /** @internal Without `batch`, on the package's own clock: the tokens on the wire by due ms, a clock timer a ms (arrivals.ts). */
+  readonly arrivals: Arrivals<M> | undefined
   /** @internal With `batch: true`: the messages on the wire and the one clock timer that delivers them. */
   readonly batch: Batch<M> | undefined
   /** @internal */

@@ -1,0 +1,90 @@
+/**
+ * The default delivery mode's wire on the package's own clock: every arrival a macrotask
+ * of its own, in the place a clock timer of its own would have, for the cost of an entry
+ * in a list.
+ *
+ * Representation.
+ *
+ * - `buckets` maps a due time (the clock's elapsed ms) to the tokens arriving then, in
+ *   the order they were put on the wire, each with the `order` the clock handed out for
+ *   it then (`core.nextOrder`, the counter its timers' orders come from): so a token has
+ *   the place among the clock's timers that a timer armed at its send would have had.
+ * - One clock timer a bucket, its `pump`, armed by the bucket's first token (its order is
+ *   that token's). Firing, it re-arms itself for the next token in the same ms with that
+ *   token's order (`rearmOrdered`), then delivers its token: one token a firing, so
+ *   microtasks, `await`s and the clock's jobs run between two arrivals, and a host timer
+ *   due in that ms fires between the tokens sent before and after it was set, as when
+ *   each token was a timer.
+ * - A token's due time is the clock's own for its delay (`coerceDelay`, then `dueOffset`:
+ *   a 0 ms delay from inside a tick is 1 ms), so it falls in the bucket its timer's due
+ *   time would have.
+ *
+ * Only a `timing-wheel/fake-timers` clock without schedule hooks (the one `create` and
+ * `install` make, or one passed as `clock`) has such a counter to share; on any other
+ * clock (`@sinonjs/fake-timers`, clockArb's exploring clock) a token is a clock timer.
+ *
+ * Invariants: a bucket holds at least one token from `head` and its pump is pending (unless
+ * the clock was reset since: the bucket is then dropped at the next token for its ms), due
+ * at the bucket's due time with the order of the token at `head`; `orders` increases.
+ */
+import * as Coerce from '../sim/coercion.js'
+import { stateOf } from '../sim/accessors.js'
+import * as VirtualClock from '../sim/virtual-clock.js'
+import { type Timer, oneArg } from '../sim/timer.js'
+import type { SimulationClock, Token } from './state.js'
+
+const I = VirtualClock.internals
+
+/** @internal The tokens arriving in one ms. */
+interface Bucket<M> {
+  readonly due: number
+  readonly tokens: Array<Token<M> | undefined>
+  readonly orders: number[]
+  head: number
+  pump: Timer | undefined
+}
+
+/** @internal See the module comment. */
+export interface Arrivals<M> {
+  readonly core: VirtualClock.State
+  readonly buckets: Map<number, Bucket<M>>
+  /** The pumps' callback, bound to the simulation's delivery once. */
+  readonly pump: (b: Bucket<M>) => void
+}
+
+/**
+ * @internal The wire of arrivals on `clock` when it is a `timing-wheel/fake-timers` clock
+ * without hooks, delivering each token with `land`; otherwise undefined.
+ */
+export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => void): Arrivals<M> | undefined => {
+  const f = stateOf<{ readonly vc?: VirtualClock.VirtualClock; readonly core?: VirtualClock.State }>(clock)
+  const core = f?.core
+  if (core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined) return undefined
+  const buckets = new Map<number, Bucket<M>>()
+  const pump = (b: Bucket<M>): void => {
+    const t = b.tokens[b.head]!
+    b.tokens[b.head++] = undefined
+    if (b.head < b.tokens.length) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
+    else buckets.delete(b.due)
+    land(t)
+  }
+  return { core, buckets, pump }
+}
+
+/** @internal Puts `t` on the wire, arriving `delay` ms from now. Constant time. */
+export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
+  const core = a.core
+  const coerced = Coerce.coerceDelay(delay)
+  const due = core.elapsed + Coerce.dueOffset(coerced, core.duringTick)
+  const b = a.buckets.get(due)
+  // A pump is pending while its bucket exists, unless the clock was reset (its timers
+  // dropped, as each token's timer would have been): then the bucket starts afresh.
+  if (b !== undefined && I.isPending(core, b.pump!)) {
+    b.tokens.push(t)
+    b.orders.push(core.nextOrder++)
+    return
+  }
+  const fresh: Bucket<M> = { due, tokens: [t], orders: [core.nextOrder], head: 0, pump: undefined }
+  fresh.pump = I.addTimer(core, 'Timeout', a.pump as Timer['callback'], oneArg, fresh, coerced, undefined)
+  a.buckets.set(due, fresh)
+}
