@@ -464,6 +464,11 @@ describe('bad options', () => {
     }
     expectCode('InvalidArgument', () => createExploringClock(empty).install({ now: 5 } as never))
     expect(expectCode('InvalidArgument', () => createExploringClock(empty, { now: Number.NaN }))).toContain('NaN')
+    expect(expectCode('InvalidArgument', () => createExploringClock(undefined as never))).toContain('plan undefined')
+    expect(expectCode('InvalidArgument', () => createExploringClock(empty, 'node' as never))).toContain('"node"')
+    expect(expectCode('InvalidArgument', () => createExploringClock(empty, [] as never))).toContain('options []')
+    expect(expectCode('InvalidArgument', () => createExploringClock({ stalls: [1.5], picks: [] }))).toContain('1.5')
+    expect(expectCode('InvalidArgument', () => createExploringClock({ stalls: [], picks: null } as never))).toContain('null')
   })
 
   it('anything as options or plan: a clock, or InvalidArgument, nothing else (hostile input)', () => {
@@ -472,7 +477,13 @@ describe('bad options', () => {
     const plan = fc.oneof(fc.anything(), fc.record({ stalls: fc.oneof(fc.anything(), fc.array(option)), picks: fc.oneof(fc.anything(), fc.array(option)) }))
     fc.assert(
       fc.property(options, plan, (o, p) => {
-        for (const attempt of [() => clockArb(o as never), () => createExploringClock(p as never, o as never), () => exploreSchedules(() => true, o as never)]) {
+        // A clock that is made must also run: no TypeError deferred to the first move.
+        const made = () => {
+          const clock = createExploringClock(p as never, o as never)
+          clock.setTimeout(() => clock.setTimeout(() => {}, 0), 1)
+          clock.tick(50)
+        }
+        for (const attempt of [() => clockArb(o as never), made, () => exploreSchedules(() => true, o as never)]) {
           try {
             attempt()
           } catch (e) {

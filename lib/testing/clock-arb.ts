@@ -69,7 +69,7 @@ const bad = (message: string): never => {
 const isCount = (n: unknown, max: number): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max
 
 const checkOptions = (options: ClockArbOptions): Required<Omit<ClockArbOptions, 'plan'>> & { plan: Plan | undefined } => {
-  if (typeof options !== 'object' || options === null) bad(`options ${show(options)} is not an object`)
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
   const { runtime = 'node', maxStall = 20, now = defaultNow, loopLimit = 1000, where = true, plan } = options
   if (runtime !== 'node' && runtime !== 'browser') bad(`runtime ${show(runtime)} is not 'node' or 'browser'`)
   if (!isCount(maxStall, maxTimeout)) bad(`maxStall ${show(maxStall)} is not an integer in [0, ${maxTimeout}]`)
@@ -110,6 +110,9 @@ const planChooser = (plan: Plan): Chooser => {
  * clock.tick(200) // logs the start + 130: the loop stalled 30 ms
  */
 export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, chooser?: Chooser): ExploringClock => {
+  // Checked before the spread: a string or an array spread into an object would pass.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
+  if (plan === undefined) bad(`plan ${show(plan)} is not { stalls: integers in [0, ${maxTimeout}], picks: integers in [0, 1e6] }`)
   const o = checkOptions({ ...options, plan })
   let exploring: Exploring | undefined
   const clock = createClock(hostOf(), o.now, o.loopLimit, (core) => {
