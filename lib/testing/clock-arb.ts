@@ -96,6 +96,7 @@ const planChooser = (plan: Plan): Chooser => {
   let p = 0
   return {
     stall: (first, last) => Math.min(last, first + (plan.stalls[s++] ?? 0)),
+    read: (from, to) => Math.min(to, from + (plan.stalls[s++] ?? 0)),
     pick: () => plan.picks[p++] ?? 0,
   }
 }

@@ -40,40 +40,99 @@ export interface ExploreResult {
   readonly failure?: { readonly clock: ExploringClock; readonly plan: Plan; readonly error: unknown; readonly departures: readonly string[] }
 }
 
+/**
+ * A choice point of one run: a pick has `n` options; a time (a stall, a read) has the
+ * times in `times`, which later runs through the same prefix may lengthen.
+ */
 interface Point {
   readonly n: number
   readonly index: number
+  readonly time?: { readonly times: number[]; readonly value: number; readonly seenFrom: number; readonly hi: number }
 }
 
 type Body = (clock: ExploringClock) => unknown
 
-/** A chooser following `script` (option indices), then 0; it records the points and the plan. */
-const scripted = (script: readonly number[], bound: number) => {
+/**
+ * The times worth trying at each time point, by the prefix of choices that leads there
+ * (the program is deterministic, so a prefix always meets the same point). The first is
+ * the earliest (no departure); the rest are added as runs reveal where a later time
+ * changes what comes due.
+ */
+type Candidates = Map<string, number[]>
+
+/** A chooser following `script` (option indices), then 0; it records the points, the times seen and the plan. */
+const scripted = (script: readonly number[], bound: number, candidates: Candidates) => {
   const points: Point[] = []
+  const seen: number[] = []
   const stalls: number[] = []
   const picks: number[] = []
   let departures = 0
+  let prefix = ''
   const choose = (n: number): number => {
-    const k = points.length
-    const index = k < script.length ? script[k]! : 0
-    points.push({ n, index })
+    const index = points.length < script.length ? script[points.length]! : 0
     if (index > 0) departures++
     return departures > bound ? 0 : index
   }
+  const time = (from: number, hi: number, initial: () => number[]): number => {
+    let times = candidates.get(prefix)
+    if (times === undefined) candidates.set(prefix, (times = initial()))
+    const index = choose(times.length)
+    const value = times[index]!
+    points.push({ n: times.length, index, time: { times, value, seenFrom: seen.length, hi } })
+    prefix += `${index},`
+    stalls.push(value - from)
+    seen.push(from, value)
+    return value
+  }
   const chooser: Chooser = {
-    stall: (first, last, dues) => {
-      const at = [first, ...dues.filter((d) => d < last), last]
-      const b = at[choose(at.length)]!
-      stalls.push(b - first)
-      return b
-    },
+    stall: (first, last, dues) => time(first, last, () => [first, ...dues.filter((d) => d < last), last]),
+    read: (from, to) => time(from, to, () => [from, to]),
     pick: (n) => {
-      const p = choose(n)
-      picks.push(p)
-      return p
+      const index = choose(n)
+      points.push({ n, index })
+      prefix += `${index},`
+      picks.push(index)
+      return index
+    },
+    seen: (t) => {
+      seen.push(t)
     },
   }
-  return { chooser, points, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
+  return { chooser, points, seen, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
+}
+
+/**
+ * After a run, adds to each time point the times where a later choice changes a
+ * comparison: everything after the point moves with its time `v` (a time `x` seen after
+ * it is `v + (x - v)`), everything before stays, and the order changes only where a moved
+ * time meets a fixed one `D`, or passes it: at `v' = D - (x - v)` and one more. A later
+ * stall reaches `maxStall` past its first due, so `x + maxStall` moves too.
+ */
+const discover = (points: readonly Point[], seen: readonly number[], maxStall: number): void => {
+  const all = [...new Set(seen)]
+  for (const p of points) {
+    if (p.time === undefined) continue
+    const { times, value, seenFrom, hi } = p.time
+    const lo = times[0]!
+    // Every time in range is there already: nothing to add.
+    if (times.length > hi - lo) continue
+    const offsets = new Set<number>()
+    for (let i = seenFrom; i < seen.length; i++) {
+      const c = seen[i]! - value
+      if (c >= 0) offsets.add(c).add(c + maxStall)
+    }
+    const known = new Set(times)
+    for (const d of all) {
+      for (const c of offsets) {
+        for (const t of [d - c, d - c + 1]) {
+          if (t > lo && t < hi && !known.has(t)) {
+            known.add(t)
+            times.push(t)
+          }
+        }
+      }
+    }
+  }
 }
 
 /** The next script after a run with `points`, depth first within the bound; undefined when done. */
@@ -82,7 +141,8 @@ const nextScript = (points: readonly Point[], bound: number): number[] | undefin
   for (let i = points.length - 1; i >= 0; i--) {
     const p = points[i]!
     if (p.index > 0) before--
-    if (p.index + 1 < p.n && before + 1 <= bound) return [...points.slice(0, i).map((q) => q.index), p.index + 1]
+    const n = p.time?.times.length ?? p.n
+    if (p.index + 1 < n && before + 1 <= bound) return [...points.slice(0, i).map((q) => q.index), p.index + 1]
   }
   return undefined
 }
@@ -120,9 +180,11 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
   createExploringClock({ stalls: [], picks: [] }, clockOptions) // refuses bad clock options before any run
   let script: number[] | undefined = []
   let schedules = 0
+  const candidates: Candidates = new Map()
+  const maxStall = clockOptions.maxStall ?? 20
 
   const start = () => {
-    const run = scripted(script!, maxDepartures)
+    const run = scripted(script!, maxDepartures, candidates)
     const clock = createExploringClock({ stalls: [], picks: [] }, clockOptions, run.chooser)
     if (install) clock.install()
     return { run, clock }
@@ -135,6 +197,7 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
       const replay = createExploringClock(plan, clockOptions)
       return { schedules, complete: false, failure: { clock: replay, plan, error: outcome.error, departures: clock.departures() } }
     }
+    discover(run.points, run.seen, maxStall)
     script = nextScript(run.points, maxDepartures)
     return script === undefined ? { schedules, complete: true } : schedules >= maxSchedules ? { schedules, complete: false } : undefined
   }

@@ -42,15 +42,24 @@ import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import type { Timer } from '../sim/timer.js'
 import type { State } from '../sim/virtual-clock.js'
-import { type Arming, type Picker, type Runtime, clampedTimeout, orderBatch, rules } from './runtime-model.js'
+import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orderBatch, rules } from './runtime-model.js'
 
 /** Where the freedom comes from: the plan of a `clockArb` value, or the exhaustive search. */
 export interface Chooser extends Picker {
   /**
-   * The time the batch runs at, in `[first, last]`, `first` being the first due time;
-   * `dues` are the due times of the other pending timers in `(first, last]`, ascending.
+   * The time the batch runs at, in `[first, last]`, `first` being the earliest it can run
+   * (the first due time, or the last time read if later); `dues` are the due times of the
+   * other pending timers in `(first, last]`, ascending.
    */
   readonly stall: (first: number, last: number, dues: readonly number[]) => number
+  /**
+   * Node: the time an arming inside a callback reads (`getLibuvNow()`), in `[from, to]`:
+   * `from` the last time read, `to` the batch's first due time plus the stall bound (or the
+   * end of the move, if sooner).
+   */
+  readonly read: (from: number, to: number) => number
+  /** Told each time the schedule deals with (times read, due times, ends of moves), for a search. */
+  readonly seen?: (time: number) => void
 }
 
 /** One arming with what it took to describe it. */
@@ -106,6 +115,12 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   let rearmed: Armed | undefined
   let firingTimer: Timer | undefined
   let seqAtFiring = 0
+  // Node: the time read last (never goes back), the batch's first due time (its reads stay
+  // within the stall bound of it) and the end of the move in progress.
+  let lastRead = -Infinity
+  let batchFirst = -Infinity
+  let moveHigh = Infinity
+  const seen = chooser.seen
 
   // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
@@ -119,13 +134,31 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
   const nothing = (): void => {}
 
+  /** Node: the time an arming in a callback reads, at least `from`: time passes while a batch runs. */
+  const readTime = (from: number): number => {
+    const start = Math.max(from, lastRead)
+    const to = Math.min(moveHigh, batchFirst + maxStall)
+    const r = to > start ? Math.max(start, Math.min(to, chooser.read(start, to))) : start
+    lastRead = r
+    return r
+  }
+
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
     if (!inCallback) callbackDone()
     const level = inCallback ? firingLevel : 0
     let offset = timer.due - armedAt
-    if (runtime === 'browser' && timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame' && clampedTimeout(offset, level) !== offset) {
+    const timed = timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame'
+    if (runtime === 'browser' && timed && clampedTimeout(offset, level) !== offset) {
       offset = clampedTimeout(offset, level)
       timer.due = armedAt + offset
+    } else if (runtime === 'node' && timed) {
+      offset = nodeDelay(offset)
+      if (inCallback) armedAt = readTime(armedAt)
+      timer.due = armedAt + offset
+    }
+    if (seen !== undefined) {
+      seen(armedAt)
+      seen(timer.due)
     }
     // The frames from the clock's entry up to the caller's line, and a few more: a stack is
     // most of what an arming costs, and it grows with the frames kept.
@@ -243,16 +276,21 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
 
   const choosing = (low: number, high: number): void => {
     callbackDone()
+    moveHigh = high
     const head = firstLive()
     if (head === undefined) return
     const first = head.timer.due
     if (first <= batchAt || first > high || first < low) return
+    if (seen !== undefined && high !== Infinity) seen(high)
+    batchFirst = first
+    // The loop comes back no earlier than the time its callbacks last read.
+    const from = Math.max(first, Math.min(lastRead, high))
     const last = Math.min(high, first + maxStall)
     const window = takeDueBy(last)
-    let at = first
-    if (last > first) {
-      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > first))]
-      at = Math.max(first, Math.min(last, chooser.stall(first, last, dues)))
+    let at = from
+    if (last > from) {
+      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > from))]
+      at = Math.max(from, Math.min(last, chooser.stall(from, last, dues)))
     }
     if (window.length === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.

@@ -85,6 +85,16 @@ export const rules = {
  */
 export const clampedTimeout = (offset: number, level: number): number => (level > 5 && offset < 4 ? 4 : offset)
 
+/**
+ * Node's delay for an arming of `offset` ms (whole ms, as the clock coerced it): `Timeout`
+ * makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, so 0 joins the 1 ms list.
+ *
+ * @example
+ * nodeDelay(0) // 1
+ * nodeDelay(5) // 5
+ */
+export const nodeDelay = (offset: number): number => (offset >= 1 ? offset : 1)
+
 /** What the model chooses with: `pick(n)` one of `n >= 2` options, 0 being FIFO's. */
 export interface Picker {
   readonly pick: (n: number, why: 'tie' | 'immediates' | 'waits') => number
