@@ -203,14 +203,15 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const a = rearmed
     rearmed = undefined
     if (current.get(a.timer) !== a) return
-    // Timers the callback armed go before it, in the clock's order too.
-    if (seq !== seqAtFiring && a.timer.place !== undefined) {
+    ;(a.arming as { seq: number }).seq = seq++
+    // Timers the callback armed go before it, in the clock's order too; one of its list
+    // that read a later time holds it back (Node's list stops at a head not yet due).
+    if (seq - 1 !== seqAtFiring && a.timer.place !== undefined) {
       Schedule.remove(core.schedule, a.timer)
       a.timer.order = core.nextOrder++
+      join(a, true)
       Schedule.add(core.schedule, a.timer)
-    }
-    ;(a.arming as { seq: number }).seq = seq++
-    join(a, false)
+    } else join(a, false)
   }
 
   const firing = (timer: Timer, at: number): void => {
