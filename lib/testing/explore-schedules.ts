@@ -185,7 +185,8 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
 
   const start = () => {
     const run = scripted(script!, maxDepartures, candidates)
-    const clock = createExploringClock({ stalls: [], picks: [] }, clockOptions, run.chooser)
+    // Arming lines cost most of a run: kept only in the failing schedule's replay.
+    const clock = createExploringClock({ stalls: [], picks: [] }, { ...clockOptions, where: false }, run.chooser)
     if (install) clock.install()
     return { run, clock }
   }
@@ -194,12 +195,29 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
     schedules++
     if (outcome !== undefined) {
       const plan = run.plan()
-      const replay = createExploringClock(plan, clockOptions)
-      return { schedules, complete: false, failure: { clock: replay, plan, error: outcome.error, departures: clock.departures() } }
+      return { schedules, complete: false, failure: { clock: createExploringClock(plan, clockOptions), plan, error: outcome.error, departures: wordsOf(plan, clock) } }
     }
     discover(run.points, run.seen, maxStall)
     script = nextScript(run.points, maxDepartures)
     return script === undefined ? { schedules, complete: true } : schedules >= maxSchedules ? { schedules, complete: false } : undefined
+  }
+  // The failing schedule once more with its arming lines (a sync body; an async one keeps the lines of the search).
+  const wordsOf = (plan: Plan, ran: ExploringClock): readonly string[] => {
+    if (clockOptions.where === false) return ran.departures()
+    const replay = createExploringClock(plan, clockOptions)
+    if (install) replay.install()
+    try {
+      const value = body(replay)
+      if (isThenable(value)) {
+        value.then(undefined, () => {})
+        return ran.departures()
+      }
+    } catch {
+      // The failure itself, again.
+    } finally {
+      if (install) replay.uninstall()
+    }
+    return replay.departures()
   }
   const judged = (value: unknown): { error: unknown } | undefined => (value === false ? { error: new Error('the body returned false') } : undefined)
 
