@@ -21,7 +21,11 @@ import { maxTimeout } from '../sim/coercion.js'
 import { type Chooser, type Exploring, type Ran, createExploring, departures } from './exploring-schedule.js'
 import type { Runtime } from './runtime-model.js'
 
-/** The choices of one exploring clock: stalls in ms, one per batch that can stall; picks, one per free order. */
+/**
+ * The choices of one exploring clock: stalls in ms, one per batch that can stall and (Node)
+ * one per arming inside a callback that can read a later time, in the order met; picks,
+ * one per free order.
+ */
 export interface Plan {
   readonly stalls: readonly number[]
   readonly picks: readonly number[]
