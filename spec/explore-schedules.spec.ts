@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ExploringClock, clockArb, createExploringClock, exploreSchedules, withClock } from '../lib/testing/index.js'
+import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../lib/testing/index.js'
 import { expectCode } from './support/expect-error.js'
 import { everyResult, programArb, runOn, searchResults } from './support/timer-programs.js'
 
@@ -65,7 +65,7 @@ describe('exploreSchedules', () => {
     const programs = fc.sample(programArb(3, [undefined, 0, 1, 2, 3, 5]), { numRuns: 200, seed: 39 })
     let searched = 0
     let brute = 0
-    for (const [i, p] of programs.entries()) {
+    for (const p of programs) {
       const options = { maxStall: 1, where: false }
       const body = (clock: ExploringClock) => runOn(clock, p, 30)
       const search = searchResults(body, options)

@@ -71,7 +71,7 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
   const picks: number[] = []
   let departures = 0
   let prefix = ''
-  const choose = (n: number): number => {
+  const choose = (): number => {
     const index = points.length < script.length ? script[points.length]! : 0
     if (index > 0) departures++
     return departures > bound ? 0 : index
@@ -79,7 +79,7 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
   const time = (from: number, hi: number, initial: () => number[]): number => {
     let times = candidates.get(prefix)
     if (times === undefined) candidates.set(prefix, (times = initial()))
-    const index = choose(times.length)
+    const index = choose()
     const value = times[index]!
     points.push({ n: times.length, index, time: { times, value, seenFrom: seen.length, hi } })
     prefix += `${index},`
@@ -91,7 +91,7 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
     stall: (first, last, dues) => time(first, last, () => [first, ...dues.filter((d) => d < last), last]),
     read: (from, to) => time(from, to, () => [from, to]),
     pick: (n) => {
-      const index = choose(n)
+      const index = choose()
       points.push({ n, index })
       prefix += `${index},`
       picks.push(index)
