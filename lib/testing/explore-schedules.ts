@@ -50,7 +50,7 @@ export interface ExploreResult {
 interface Point {
   readonly n: number
   readonly index: number
-  readonly time?: { readonly times: number[]; readonly value: number; readonly seenFrom: number; readonly hi: number }
+  readonly time?: { readonly times: number[]; readonly value: number; readonly hi: number; readonly origin: number }
 }
 
 type Body = (clock: ExploringClock) => unknown
@@ -66,7 +66,10 @@ type Candidates = Map<string, number[]>
 /** A chooser following `script` (option indices), then 0; it records the points, the times seen and the plan. */
 const scripted = (script: readonly number[], bound: number, candidates: Candidates) => {
   const points: Point[] = []
+  /** Times seen, each with its origin (`Chooser.seen`); the time points' own origins, by choice number. */
   const seen: number[] = []
+  const seenOrigins: number[] = []
+  const parents: number[] = []
   const stalls: number[] = []
   const picks: number[] = []
   let departures = 0
@@ -76,20 +79,21 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
     if (index > 0) departures++
     return departures > bound ? 0 : index
   }
-  const time = (from: number, hi: number, initial: () => number[]): number => {
+  const time = (from: number, hi: number, origin: number, initial: () => number[]): number => {
     let times = candidates.get(prefix)
     if (times === undefined) candidates.set(prefix, (times = initial()))
     const index = choose()
     const value = times[index]!
-    points.push({ n: times.length, index, time: { times, value, seenFrom: seen.length, hi } })
+    points.push({ n: times.length, index, time: { times, value, hi, origin: parents.length } })
     prefix += `${index},`
     stalls.push(value - from)
-    seen.push(from, value)
+    parents.push(origin)
     return value
   }
   const chooser: Chooser = {
-    stall: (first, last, dues) => time(first, last, () => [first, ...dues.filter((d) => d < last), last]),
-    read: (from, to) => time(from, to, () => [from, to]),
+    stall: (first, last, dues, origin) => time(first, last, origin, () => [first, ...dues.filter((d) => d < last), last]),
+    // What callbacks read changes no order by itself: the latest is no special case.
+    read: (from, to, origin) => time(from, to, origin, () => [from]),
     pick: (n) => {
       const index = choose()
       points.push({ n, index })
@@ -97,38 +101,44 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
       picks.push(index)
       return index
     },
-    seen: (t) => {
+    seen: (t, origin) => {
       seen.push(t)
+      seenOrigins.push(origin)
     },
   }
-  return { chooser, points, seen, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
+  return { chooser, points, seen, seenOrigins, parents, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
 }
 
 /**
- * After a run, adds to each time point the times where a later choice changes a
- * comparison: everything after the point moves with its time `v` (a time `x` seen after
- * it is `v + (x - v)`), everything before stays, and the order changes only where a moved
- * time meets a fixed one `D`, or passes it: at `v' = D - (x - v)` and one more. A later
- * stall reaches `maxStall` past its first due, so `x + maxStall` moves too.
+ * After a run, adds to each time point the times where another choice there changes a
+ * comparison. A time seen moves with the point's time `v` when the point is among its
+ * origins (`Chooser.seen`): it is `v + c`. Moving `v` changes an order only where a moved
+ * time meets a fixed one `D`, or passes it: at `v' = D - c` and one more. A later stall
+ * reaches `maxStall` past a moved first due, so `c + maxStall` moves too.
  */
-const discover = (points: readonly Point[], seen: readonly number[], maxStall: number): void => {
-  const all = [...new Set(seen)]
+const discover = (run: { readonly points: readonly Point[]; readonly seen: readonly number[]; readonly seenOrigins: readonly number[]; readonly parents: readonly number[] }, maxStall: number): void => {
+  const { points, seen, seenOrigins, parents } = run
+  const movesWith = (origin: number, k: number): boolean => {
+    for (let o = origin; o >= k; o = parents[o]!) if (o === k) return true
+    return false
+  }
   for (const p of points) {
     if (p.time === undefined) continue
-    const { times, value, seenFrom, hi } = p.time
+    const { times, value, hi, origin: k } = p.time
     const lo = times[0]!
     // Every time in range is there already: nothing to add.
     if (times.length > hi - lo) continue
     const offsets = new Set<number>()
-    for (let i = seenFrom; i < seen.length; i++) {
-      const c = seen[i]! - value
-      if (c >= 0) offsets.add(c).add(c + maxStall)
+    const fixed = new Set<number>()
+    for (let i = 0; i < seen.length; i++) {
+      if (movesWith(seenOrigins[i]!, k)) offsets.add(seen[i]! - value).add(seen[i]! - value + maxStall)
+      else fixed.add(seen[i]!)
     }
     const known = new Set(times)
-    for (const d of all) {
+    for (const d of fixed) {
       for (const c of offsets) {
         for (const t of [d - c, d - c + 1]) {
-          if (t > lo && t < hi && !known.has(t)) {
+          if (t > lo && t <= hi && !known.has(t)) {
             known.add(t)
             times.push(t)
           }
@@ -200,7 +210,7 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
       const plan = run.plan()
       return { schedules, complete: false, failure: { clock: createExploringClock(plan, clockOptions), plan, error: outcome.error, departures: wordsOf(plan, clock) } }
     }
-    discover(run.points, run.seen, maxStall)
+    discover(run, maxStall)
     script = nextScript(run.points, maxDepartures)
     return script === undefined ? { schedules, complete: true } : schedules >= maxSchedules ? { schedules, complete: false } : undefined
   }

@@ -51,15 +51,20 @@ export interface Chooser extends Picker {
    * (the first due time, or the last time read if later); `dues` are the due times of the
    * other pending timers in `(first, last]`, ascending.
    */
-  readonly stall: (first: number, last: number, dues: readonly number[]) => number
+  readonly stall: (first: number, last: number, dues: readonly number[], origin: number) => number
   /**
    * Node: the time an arming inside a callback reads (`getLibuvNow()`), in `[from, to]`:
    * `from` the last time read, `to` the batch's first due time plus the stall bound (or the
    * end of the move, if sooner).
    */
-  readonly read: (from: number, to: number) => number
-  /** Told each time the schedule deals with (times read, due times, ends of moves), for a search. */
-  readonly seen?: (time: number) => void
+  readonly read: (from: number, to: number, origin: number) => number
+  /**
+   * Told each time the schedule deals with (times read, due times, ends of moves), for a
+   * search, with its origin: the number of the time choice (stalls and reads, counting
+   * from 0) it moves with, or -1 for a time no choice moves. `stall` and `read` get the
+   * origin of their `first` or `from`.
+   */
+  readonly seen?: (time: number, origin: number) => void
 }
 
 /** One arming with what it took to describe it. */
@@ -70,6 +75,8 @@ export interface Armed {
   readonly stack: Error | undefined
   /** The delay as the program passed it (after coercion), for the words. */
   readonly delay: number | undefined
+  /** The time choice its due time moves with (`Chooser.seen`). */
+  readonly origin: number
 }
 
 /** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
@@ -119,6 +126,10 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   // within the stall bound of it) and the end of the move in progress.
   let lastRead = -Infinity
   let batchFirst = -Infinity
+  // Origins (`Chooser.seen`): of the last time read, of the batch's time; choices made so far.
+  let lastReadOrigin = -1
+  let batchOrigin = -1
+  let choices = 0
   let moveHigh = Infinity
   const seen = chooser.seen
 
@@ -137,10 +148,16 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   /** Node: the time an arming in a callback reads, at least `from`: time passes while a batch runs. */
   const readTime = (from: number): number => {
     const start = Math.max(from, lastRead)
+    const startOrigin = lastRead > from ? lastReadOrigin : batchOrigin
     const to = Math.min(moveHigh, batchFirst + maxStall)
-    const r = to > start ? Math.max(start, Math.min(to, chooser.read(start, to))) : start
-    lastRead = r
-    return r
+    if (to > start) {
+      lastRead = Math.max(start, Math.min(to, chooser.read(start, to, startOrigin)))
+      lastReadOrigin = choices++
+    } else {
+      lastRead = start
+      lastReadOrigin = startOrigin
+    }
+    return lastRead
   }
 
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
@@ -156,9 +173,10 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       if (inCallback) armedAt = readTime(armedAt)
       timer.due = armedAt + offset
     }
+    const origin = !inCallback ? -1 : runtime === 'node' && timed ? lastReadOrigin : batchOrigin
     if (seen !== undefined) {
-      seen(armedAt)
-      seen(timer.due)
+      seen(armedAt, origin)
+      seen(timer.due, origin)
     }
     // The frames from the clock's entry up to the caller's line, and a few more: a stack is
     // most of what an arming costs, and it grows with the frames kept.
@@ -176,6 +194,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       timer,
       stack,
       delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
+      origin,
     }
     current.set(timer, a)
     if (rearm) rearmed = a
@@ -282,16 +301,19 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (head === undefined) return
     const first = head.timer.due
     if (first <= batchAt || first > high || first < low) return
-    if (seen !== undefined && high !== Infinity) seen(high)
+    if (seen !== undefined && high !== Infinity) seen(high, -1)
     batchFirst = first
     // The loop comes back no earlier than the time its callbacks last read.
     const from = Math.max(first, Math.min(lastRead, high))
+    const fromOrigin = from > first ? lastReadOrigin : head.origin
     const last = Math.min(high, first + maxStall)
     const window = takeDueBy(last)
     let at = from
+    batchOrigin = fromOrigin
     if (last > from) {
       const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > from))]
-      at = Math.max(from, Math.min(last, chooser.stall(from, last, dues)))
+      at = Math.max(from, Math.min(last, chooser.stall(from, last, dues, fromOrigin)))
+      batchOrigin = choices++
     }
     if (window.length === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.

@@ -83,24 +83,29 @@ export const runOn = (clock: ExploringClock, program: Program, end: number): str
 }
 
 /**
- * A script for real Node printing the labels in run order (one line), as `runOn` runs
- * them; `firstTick` is a busy-wait at top level, and each callback busy-waits its `busy` ms.
+ * A script for real Node printing, as JSON, the labels in run order (as `runOn` runs them)
+ * and how late each callback started past its due time by Node's rule (armed at, plus the
+ * delay made 1 when outside `[1, TIMEOUT_MAX]`), in ms; each callback busy-waits its `busy` ms.
  */
 export const nodeSource = (program: Program): string => {
+  if (program.firstTick > 0 || program.later.length > 0) throw new Error('nodeSource: a program of one move only')
   const lines: string[] = [
     'const log = []',
+    'let late = 0',
     'const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); }',
+    'const ran = (label, due) => { log.push(label); if (due !== undefined) late = Math.max(late, performance.now() - due) }',
+    'const after = (d) => performance.now() + (d >= 1 && d <= 2147483647 ? Math.trunc(d) : 1)',
   ]
-  const delay = (t: TimerSpec): string => (t.delay === undefined ? '' : `, ${t.delay}`)
   const arm = (t: TimerSpec, label: string): string => {
-    const body = `log.push('${label}'); ${t.busy > 0 ? `busy(${t.busy}); ` : ''}${t.children.map((c, i) => arm(c, `${label}${i}`)).join(' ')}`
-    if (t.kind === 'immediate') return `setImmediate(() => { ${body} });`
-    if (t.kind === 'timeout') return `setTimeout(() => { ${body} }${delay(t)});`
-    return `{ let left = ${t.runs}; const id = setInterval(() => { if (--left === 0) clearInterval(id); ${body} }${delay(t)}); }`
+    const body = (due: string): string =>
+      `ran('${label}', ${due}); ${t.busy > 0 ? `busy(${t.busy}); ` : ''}${t.children.map((c, i) => arm(c, `${label}${i}`)).join(' ')}`
+    const d = t.delay === undefined ? 'undefined' : String(t.delay)
+    if (t.kind === 'immediate') return `setImmediate(() => { ${body('undefined')} });`
+    if (t.kind === 'timeout') return `{ const due = after(${d}); setTimeout(() => { ${body('due')} }, ${d}); }`
+    return `{ let left = ${t.runs}; let due = after(${d}); const id = setInterval(() => { const d0 = due; due = after(${d}); if (--left === 0) clearInterval(id); ${body('d0')} }, ${d}); }`
   }
-  if (program.firstTick > 0 || program.later.length > 0) throw new Error('nodeSource: a program of one move only')
   program.timers.forEach((t, i) => lines.push(arm(t, String.fromCharCode(65 + i))))
-  lines.push("process.on('exit', () => console.log(log.join(' ')))")
+  lines.push("process.on('exit', () => console.log(JSON.stringify({ order: log.join(' '), late })))")
   return lines.join('\n')
 }
 
