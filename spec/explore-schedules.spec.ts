@@ -7,7 +7,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../lib/testing/index.js'
 import { expectCode } from './support/expect-error.js'
-import { everyResult, programArb, runOn, searchResults } from './support/timer-programs.js'
+import { conformance, runOnNode } from '../scripts/node-conformance.js'
+import { type Program, type TimerSpec, everyResult, programArb, runOn, searchResults } from './support/timer-programs.js'
+
+const leaf = (kind: TimerSpec['kind'], delay: number | undefined): TimerSpec => ({ kind, delay, runs: 1, busy: 0, children: [] })
 
 /** A small program: its timers' run order and times, as one string per schedule. */
 const program = (clock: ExploringClock, runs: string[]): void => {
@@ -77,6 +80,21 @@ describe('exploreSchedules', () => {
     }
     expect(searched).toBeLessThanOrEqual(brute)
   })
+
+  it("every order real Node shows is in the explored set (Node's delay rule, busy-waits as stalls)", () => {
+    // Node: a 0 ms or missing delay is 1 ms, in the 1 ms list, so A runs first, always.
+    const zero: Program = { timers: [leaf('timeout', 1), leaf('timeout', 0), leaf('timeout', undefined)], later: [], firstTick: 0 }
+    const explored = searchResults((clock) => runOn(clock, zero, 50), { maxStall: 15, where: false })
+    expect([...explored.results]).toEqual(['A B C'])
+    expect(runOnNode(zero, 2).map((r) => r.order)).toEqual(['A B C', 'A B C'])
+    // A few random programs; `npm run node:conformance` runs the wide sweep.
+    const busy = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }))
+    for (const program of fc.sample(programArb(4, [undefined, 0, 1, 2, 3, 5], busy, false), { numRuns: 2, seed: 11 })) {
+      const c = conformance(program, 2, 15)
+      expect(c.node.every((r) => r.runTimers > 0), 'traced').toBe(true)
+      if (c.explored.complete) expect(c.gaps, JSON.stringify(program)).toEqual([])
+    }
+  }, 30_000)
 
   it('maxDepartures bounds the departures: 0 is the FIFO schedule alone', () => {
     const runs: string[] = []

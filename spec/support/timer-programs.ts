@@ -143,9 +143,9 @@ export const everyResult = (body: (clock: ExploringClock) => string, options: Cl
   return { results, runs }
 }
 
-/** What `exploreSchedules` reaches for `body`, unbounded but for `maxSchedules`. */
-export const searchResults = (body: (clock: ExploringClock) => string, options: ClockArbOptions, maxSchedules = 1e6): { results: Set<string>; schedules: number; complete: boolean } => {
+/** What `exploreSchedules` reaches for `body`, by default unbounded but for `maxSchedules`. */
+export const searchResults = (body: (clock: ExploringClock) => string, options: ClockArbOptions, maxSchedules = 1e6, maxDepartures = 64): { results: Set<string>; schedules: number; complete: boolean } => {
   const results = new Set<string>()
-  const { schedules, complete } = exploreSchedules((clock) => void results.add(body(clock)), { ...options, maxDepartures: 64, maxSchedules, install: false })
+  const { schedules, complete } = exploreSchedules((clock) => void results.add(body(clock)), { ...options, maxDepartures, maxSchedules, install: false })
   return { results, schedules, complete }
 }
