@@ -42,9 +42,12 @@ export interface ClockArbOptions {
   /** How many timers `runAll` runs before it gives up; default 1000. */
   readonly loopLimit?: number
   /**
-   * Whether each arming keeps the line that armed it, for the words of a departure;
-   * default true. A stack is most of what an arming costs (about 3x a plain clock's
-   * arming): `false` for large programs.
+   * Whether each arming keeps the line that armed it, for the words of a departure. A
+   * stack is most of what an arming costs (about 3x a plain clock's arming). By default,
+   * `clockArb`'s clocks keep none while they run and, when asked for their departures
+   * (a counterexample printed), replay the same plan with lines through the body
+   * {@link withClock} ran (a sync body; an async one's words have no lines);
+   * `createExploringClock` keeps them. `true`: always kept; `false`: never.
    */
   readonly where?: boolean
   /** Replays this plan instead of drawing one (the arbitrary is then constant). */
@@ -146,12 +149,37 @@ const describePlan = (options: ClockArbOptions, plan: Plan, last: ExploringClock
   return lines.length === 0 ? `${head}: no departure from FIFO on time` : `${head}:\n${lines.map((l) => `  - ${l}`).join('\n')}`
 }
 
+/** How {@link withClock} ran a clock's body: runs it again on another clock. */
+const replayOf = new WeakMap<ExploringClock, (clock: ExploringClock) => unknown>()
+
+/** The departures of `plan` with arming lines: the body run again on a clock that keeps them (sync bodies). */
+const replayWords = (plan: Plan, options: ClockArbOptions, ran: ExploringClock, replay: (clock: ExploringClock) => unknown): readonly string[] => {
+  const fresh = createExploringClock(plan, { ...options, where: true })
+  try {
+    const result = replay(fresh)
+    if (isThenable(result)) {
+      Promise.resolve(result).catch(() => {})
+      return departures(ran.runs())
+    }
+  } catch {
+    // The failure itself, again.
+  }
+  return fresh.departures()
+}
+
 /** A value fast-check clones for every run (a clock has state) and prints with its departures. */
 const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }): ExploringClock => {
-  const clock = createExploringClock(plan, options)
+  const lazy = options.where === undefined
+  const clock = createExploringClock(plan, lazy ? { ...options, where: false } : options)
   shared.last = clock
   const print = (): string => describePlan(options, plan, shared.last)
+  let words: readonly string[] | undefined
+  const lines = (): readonly string[] => {
+    const replay = replayOf.get(clock)
+    return replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options, clock, replay))
+  }
   return Object.defineProperties(clock, {
+    ...(lazy ? { departures: { value: lines } } : {}),
     [fc.cloneMethod]: { value: () => valueOf(plan, options, shared) },
     [fc.toStringMethod]: { value: print },
     toString: { value: print },
@@ -201,6 +229,7 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> =>
 export const withClock =
   <A extends unknown[], R>(body: (clock: ExploringClock, ...rest: A) => R, config?: Omit<InstallConfig, 'now' | 'loopLimit'>) =>
   (clock: ExploringClock, ...rest: A): R => {
+    replayOf.set(clock, (again) => withClock(body, config)(again, ...rest))
     clock.install(config)
     let result: R
     try {
