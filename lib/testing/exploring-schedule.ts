@@ -22,6 +22,10 @@
  *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
  *   then fires them as it fires anything, and an interval re-arms from when it ran.
  *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
+ * - Node: `lastRead` is the latest time an arming in a callback read (the chooser's
+ *   `read`, in `[the last read, batchFirst + maxStall]`, never past the move's end): what
+ *   a callback arms is due from there, and the next batch runs no earlier. Each time
+ *   carries its `origin`, the time choice it moves with, for the search's cut points.
  * - `runs` keeps every timer that ran, for the departures and for tests.
  *
  * Invariants: a pending timer's `due` is never before the due time it was armed with; a
