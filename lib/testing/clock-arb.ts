@@ -18,6 +18,7 @@ import { type Clock, createClock } from '../fake-timers/clock.js'
 import { type GlobalObject, type Host, readHost } from '../fake-timers/host.js'
 import { type InstallConfig, install as installOnHost } from '../fake-timers/install.js'
 import { maxTimeout } from '../sim/coercion.js'
+import type { State } from '../sim/virtual-clock.js'
 import { type Chooser, type Exploring, type Ran, createExploring, departures } from './exploring-schedule.js'
 import type { Runtime } from './runtime-model.js'
 
@@ -108,6 +109,9 @@ const planChooser = (plan: Plan): Chooser => {
   }
 }
 
+/** Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed for all its runs. */
+export const restarts = new WeakMap<ExploringClock, (chooser: Chooser) => void>()
+
 /**
  * A fresh exploring clock following `plan`, for `chooser` (default: the plan's).
  * Fresh clocks with the same plan and options make the same choices.
@@ -123,10 +127,17 @@ export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, 
   if (plan === undefined) bad(`plan ${show(plan)} is not { stalls: integers in [0, ${maxTimeout}], picks: integers in [0, 1e6] }`)
   const o = checkOptions({ ...options, plan })
   let exploring: Exploring | undefined
+  let state: State | undefined
   const clock = createClock(hostOf(), o.now, o.loopLimit, (core) => {
+    state = core
     exploring = createExploring(core, o.runtime, o.maxStall, chooser ?? planChooser(plan), o.where)
     return exploring.hooks
   }) as Clock & Record<string, unknown>
+  restarts.set(clock as unknown as ExploringClock, (next) => {
+    clock.reset()
+    exploring = createExploring(state!, o.runtime, o.maxStall, next, o.where)
+    state!.hooks = exploring.hooks
+  })
   const runs = (): readonly Ran[] => exploring!.runs
   Object.assign(clock, {
     runtime: o.runtime,

@@ -20,7 +20,7 @@
  * @module
  */
 import { TimingWheelError, show } from '../errors.js'
-import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock } from './clock-arb.js'
+import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock, restarts } from './clock-arb.js'
 import type { Chooser } from './exploring-schedule.js'
 
 /** Options of {@link exploreSchedules}. */
@@ -196,16 +196,27 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
   const candidates: Candidates = new Map()
   const maxStall = clockOptions.maxStall ?? 20
 
+  // One clock for every run, installed once (installing costs as much as a small run),
+  // started over with each run's chooser. Arming lines cost most of a run: kept only in
+  // the failing schedule's replay.
+  let shared: ExploringClock | undefined
   const start = () => {
     const run = scripted(script!, maxDepartures, candidates)
-    // Arming lines cost most of a run: kept only in the failing schedule's replay.
-    const clock = createExploringClock({ stalls: [], picks: [] }, { ...clockOptions, where: false }, run.chooser)
-    if (install) clock.install()
-    return { run, clock }
+    if (shared === undefined) {
+      shared = createExploringClock({ stalls: [], picks: [] }, { ...clockOptions, where: false }, run.chooser)
+      if (install) shared.install()
+    } else restarts.get(shared)!(run.chooser)
+    return { run, clock: shared }
   }
   const settle = (run: ReturnType<typeof scripted>, clock: ExploringClock, outcome: { error: unknown } | undefined): ExploreResult | undefined => {
-    if (install) clock.uninstall()
     schedules++
+    // Uninstalled before a failure's replay installs its own clock.
+    if (outcome !== undefined && install) clock.uninstall()
+    const done = decide(run, clock, outcome)
+    if (done !== undefined && outcome === undefined && install) clock.uninstall()
+    return done
+  }
+  const decide = (run: ReturnType<typeof scripted>, clock: ExploringClock, outcome: { error: unknown } | undefined): ExploreResult | undefined => {
     if (outcome !== undefined) {
       const plan = run.plan()
       return { schedules, complete: false, failure: { clock: createExploringClock(plan, clockOptions), plan, error: outcome.error, departures: wordsOf(plan, clock) } }
