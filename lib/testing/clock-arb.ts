@@ -109,6 +109,9 @@ const planChooser = (plan: Plan): Chooser => {
   }
 }
 
+/** The words of a clock that kept no arming lines but can replay with them (`valueOf`); a map, not a property redefined, which would slow every call on the clock. */
+const lazyWords = new WeakMap<object, () => readonly string[]>()
+
 /** Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed for all its runs. */
 export const restarts = new WeakMap<ExploringClock, (chooser: Chooser) => void>()
 
@@ -143,7 +146,7 @@ export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, 
     runtime: o.runtime,
     plan,
     runs,
-    departures: () => departures(runs()),
+    departures: () => lazyWords.get(clock)?.() ?? departures(runs()),
     install: (config: InstallConfig = {}) => {
       if ('now' in config || 'loopLimit' in config) bad('install: an exploring clock keeps the now and loopLimit it was made with')
       installOnHost(hostOf(), config, 0, () => clock)
@@ -189,8 +192,8 @@ const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: Exploring
     const replay = replayOf.get(clock)
     return replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options, clock, replay))
   }
+  if (lazy) lazyWords.set(clock, lines)
   return Object.defineProperties(clock, {
-    ...(lazy ? { departures: { value: lines } } : {}),
     [fc.cloneMethod]: { value: () => valueOf(plan, options, shared) },
     [fc.toStringMethod]: { value: print },
     toString: { value: print },
