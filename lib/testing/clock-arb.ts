@@ -112,7 +112,14 @@ const planChooser = (plan: Plan): Chooser => {
 /** The words of a clock that kept no arming lines but can replay with them (`valueOf`); a map, not a property redefined, which would slow every call on the clock. */
 const lazyWords = new WeakMap<object, () => readonly string[]>()
 
-/** Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed for all its runs. */
+/**
+ * Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed
+ * for all its runs (installing costs as much as a small run).
+ *
+ * @example
+ * const clock = createExploringClock({ stalls: [], picks: [] })
+ * restarts.get(clock)!({ stall: (first) => first, read: (from) => from, pick: () => 0 })
+ */
 export const restarts = new WeakMap<ExploringClock, (chooser: Chooser) => void>()
 
 /**
