@@ -47,7 +47,8 @@ export interface ClockArbOptions {
    * stack is most of what an arming costs (about 3x a plain clock's arming). By default,
    * `clockArb`'s clocks keep none while they run and, when asked for their departures
    * (a counterexample printed), replay the same plan with lines through the body
-   * {@link withClock} ran (a sync body; an async one's words have no lines);
+   * {@link withClock} ran (a sync body; once a body is async, the clocks of that
+   * arbitrary keep lines as they run);
    * `createExploringClock` keeps them. `true`: always kept; `false`: never.
    */
   readonly where?: boolean
@@ -188,10 +189,17 @@ const replayWords = (plan: Plan, options: ClockArbOptions, ran: ExploringClock, 
   return fresh.departures()
 }
 
+/** What the values of one `clockArb` share: whether its property's body is async (then its clocks keep lines as they run). */
+interface Body {
+  async: boolean
+}
+const bodyOf = new WeakMap<ExploringClock, Body>()
+
 /** A value fast-check clones for every run (a clock has state) and prints with its departures. */
-const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }): ExploringClock => {
-  const lazy = options.where === undefined
+const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }, body: Body): ExploringClock => {
+  const lazy = options.where === undefined && !body.async
   const clock = createExploringClock(plan, lazy ? { ...options, where: false } : options)
+  bodyOf.set(clock, body)
   shared.last = clock
   const print = (): string => describePlan(options, plan, shared.last)
   let words: readonly string[] | undefined
@@ -201,7 +209,7 @@ const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: Exploring
   }
   if (lazy) lazyWords.set(clock, lines)
   return Object.defineProperties(clock, {
-    [fc.cloneMethod]: { value: () => valueOf(plan, options, shared) },
+    [fc.cloneMethod]: { value: () => valueOf(plan, options, shared, body) },
     [fc.toStringMethod]: { value: print },
     toString: { value: print },
   })
@@ -223,7 +231,8 @@ const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: Exploring
  */
 export const clockArb = (options: ClockArbOptions = {}): fc.Arbitrary<ExploringClock> => {
   const o = checkOptions(options)
-  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined })
+  const body: Body = { async: false }
+  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined }, body)
   if (o.plan !== undefined) return fc.constant(o.plan).map(make)
   const stall = o.maxStall === 0 ? fc.constant(0) : fc.oneof(fc.constant(0), fc.integer({ min: 1, max: o.maxStall }))
   return fc
@@ -263,5 +272,8 @@ export const withClock =
       clock.uninstall()
       return result
     }
+    // An async body cannot be replayed for the words: its clocks keep lines from now on.
+    const shared = bodyOf.get(clock)
+    if (shared !== undefined) shared.async = true
     return Promise.resolve(result).finally(() => clock.uninstall()) as R
   }
