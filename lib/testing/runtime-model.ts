@@ -26,6 +26,9 @@
  *   bound]`, a choice of the plan (its `stalls`, in turn with the stalls before batches);
  *   the next batch runs no earlier than the last time read. Callbacks still see the
  *   batch's time on the clock: the model moves what they arm, not what they read.
+ *   Not modeled: time passing in code at rest (between the clock's moves), where `insert`
+ *   reads a fresh time too; `npm run node:conformance` shows it (a script's first
+ *   `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in turn can tie).
  * - Lists by their heads' expiry: `processTimers(now)` takes the list at the top of
  *   `timerListQueue`, whose comparator `compareTimersLists` orders by `expiry` (the head's
  *   due time) and breaks ties by `list.id`, a counter bumped whenever a list is re-keyed,
