@@ -26,6 +26,7 @@ for (const [i, p] of sample.entries()) {
   if (!search.complete) incomplete++
   const missed = [...every.results].filter((r) => !search.results.has(r))
   const extra = [...search.results].filter((r) => !every.results.has(r))
+  if ((i + 1) % 50 === 0) console.log(`${i + 1} programs: ${misses} with a different set of orders so far, ${searched} schedules searched, ${brute} brute-force runs`)
   if (missed.length + extra.length > 0) {
     misses++
     console.log(`program ${i} (maxStall ${options.maxStall}): ${JSON.stringify(p)}\n  missed: ${missed.join(' | ')}\n  extra: ${extra.join(' | ')}`)
