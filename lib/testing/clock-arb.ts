@@ -18,10 +18,15 @@ import { type Clock, createClock } from '../fake-timers/clock.js'
 import { type GlobalObject, type Host, readHost } from '../fake-timers/host.js'
 import { type InstallConfig, install as installOnHost } from '../fake-timers/install.js'
 import { maxTimeout } from '../sim/coercion.js'
+import type { State } from '../sim/virtual-clock.js'
 import { type Chooser, type Exploring, type Ran, createExploring, departures } from './exploring-schedule.js'
 import type { Runtime } from './runtime-model.js'
 
-/** The choices of one exploring clock: stalls in ms, one per batch that can stall; picks, one per free order. */
+/**
+ * The choices of one exploring clock: stalls in ms, one per batch that can stall and (Node)
+ * one per arming inside a callback that can read a later time, in the order met; picks,
+ * one per free order.
+ */
 export interface Plan {
   /** The stall in ms before each batch that can stall, in order; missing ones are 0. */
   readonly stalls: readonly number[]
@@ -40,9 +45,13 @@ export interface ClockArbOptions {
   /** How many timers `runAll` runs before it gives up; default 1000. */
   readonly loopLimit?: number
   /**
-   * Whether each arming keeps the line that armed it, for the words of a departure;
-   * default true. A stack is most of what an arming costs (about 3x a plain clock's
-   * arming): `false` for large programs.
+   * Whether each arming keeps the line that armed it, for the words of a departure. A
+   * stack is most of what an arming costs (about 3x a plain clock's arming). By default,
+   * `clockArb`'s clocks keep none while they run and, when asked for their departures
+   * (a counterexample printed), replay the same plan with lines through the body
+   * {@link withClock} ran (a sync body; once a body is async, the clocks of that
+   * arbitrary keep lines as they run);
+   * `createExploringClock` keeps them. `true`: always kept; `false`: never.
    */
   readonly where?: boolean
   /** Replays this plan instead of drawing one (the arbitrary is then constant). */
@@ -73,7 +82,7 @@ const bad = (message: string): never => {
 const isCount = (n: unknown, max: number): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max
 
 const checkOptions = (options: ClockArbOptions): Required<Omit<ClockArbOptions, 'plan'>> & { plan: Plan | undefined } => {
-  if (typeof options !== 'object' || options === null) bad(`options ${show(options)} is not an object`)
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
   const { runtime = 'node', maxStall = 20, now = defaultNow, loopLimit = 1000, where = true, plan } = options
   if (runtime !== 'node' && runtime !== 'browser') bad(`runtime ${show(runtime)} is not 'node' or 'browser'`)
   if (!isCount(maxStall, maxTimeout)) bad(`maxStall ${show(maxStall)} is not an integer in [0, ${maxTimeout}]`)
@@ -100,9 +109,23 @@ const planChooser = (plan: Plan): Chooser => {
   let p = 0
   return {
     stall: (first, last) => Math.min(last, first + (plan.stalls[s++] ?? 0)),
+    read: (from, to) => Math.min(to, from + (plan.stalls[s++] ?? 0)),
     pick: () => plan.picks[p++] ?? 0,
   }
 }
+
+/** The words of a clock that kept no arming lines but can replay with them (`valueOf`); a map, not a property redefined, which would slow every call on the clock. */
+const lazyWords = new WeakMap<object, () => readonly string[]>()
+
+/**
+ * Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed
+ * for all its runs (installing costs as much as a small run).
+ *
+ * @example
+ * const clock = createExploringClock({ stalls: [], picks: [] })
+ * restarts.get(clock)!({ stall: (first) => first, read: (from) => from, pick: () => 0 })
+ */
+export const restarts = new WeakMap<ExploringClock, (chooser: Chooser) => void>()
 
 /**
  * A fresh exploring clock following `plan`, for `chooser` (default: the plan's).
@@ -114,18 +137,28 @@ const planChooser = (plan: Plan): Chooser => {
  * clock.tick(200) // logs the start + 130: the loop stalled 30 ms
  */
 export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, chooser?: Chooser): ExploringClock => {
+  // Checked before the spread: a string or an array spread into an object would pass.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
+  if (plan === undefined) bad(`plan ${show(plan)} is not { stalls: integers in [0, ${maxTimeout}], picks: integers in [0, 1e6] }`)
   const o = checkOptions({ ...options, plan })
   let exploring: Exploring | undefined
+  let state: State | undefined
   const clock = createClock(hostOf(), o.now, o.loopLimit, (core) => {
+    state = core
     exploring = createExploring(core, o.runtime, o.maxStall, chooser ?? planChooser(plan), o.where)
     return exploring.hooks
   }) as Clock & Record<string, unknown>
+  restarts.set(clock as unknown as ExploringClock, (next) => {
+    clock.reset()
+    exploring = createExploring(state!, o.runtime, o.maxStall, next, o.where)
+    state!.hooks = exploring.hooks
+  })
   const runs = (): readonly Ran[] => exploring!.runs
   Object.assign(clock, {
     runtime: o.runtime,
     plan,
     runs,
-    departures: () => departures(runs()),
+    departures: () => lazyWords.get(clock)?.() ?? departures(runs()),
     install: (config: InstallConfig = {}) => {
       if ('now' in config || 'loopLimit' in config) bad('install: an exploring clock keeps the now and loopLimit it was made with')
       installOnHost(hostOf(), config, 0, () => clock)
@@ -142,13 +175,45 @@ const describePlan = (options: ClockArbOptions, plan: Plan, last: ExploringClock
   return lines.length === 0 ? `${head}: no departure from FIFO on time` : `${head}:\n${lines.map((l) => `  - ${l}`).join('\n')}`
 }
 
+/** How {@link withClock} ran a clock's body: runs it again on another clock. */
+const replayOf = new WeakMap<ExploringClock, (clock: ExploringClock) => unknown>()
+
+/** The departures of `plan` with arming lines: the body run again on a clock that keeps them (sync bodies). */
+const replayWords = (plan: Plan, options: ClockArbOptions, ran: ExploringClock, replay: (clock: ExploringClock) => unknown): readonly string[] => {
+  const fresh = createExploringClock(plan, { ...options, where: true })
+  try {
+    const result = replay(fresh)
+    if (isThenable(result)) {
+      Promise.resolve(result).catch(() => {})
+      return departures(ran.runs())
+    }
+  } catch {
+    // The failure itself, again.
+  }
+  return fresh.departures()
+}
+
+/** What the values of one `clockArb` share: whether its property's body is async (then its clocks keep lines as they run). */
+interface Body {
+  async: boolean
+}
+const bodyOf = new WeakMap<ExploringClock, Body>()
+
 /** A value fast-check clones for every run (a clock has state) and prints with its departures. */
-const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }): ExploringClock => {
-  const clock = createExploringClock(plan, options)
+const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }, body: Body): ExploringClock => {
+  const lazy = options.where === undefined && !body.async
+  const clock = createExploringClock(plan, lazy ? { ...options, where: false } : options)
+  bodyOf.set(clock, body)
   shared.last = clock
   const print = (): string => describePlan(options, plan, shared.last)
+  let words: readonly string[] | undefined
+  const lines = (): readonly string[] => {
+    const replay = replayOf.get(clock)
+    return replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options, clock, replay))
+  }
+  if (lazy) lazyWords.set(clock, lines)
   return Object.defineProperties(clock, {
-    [fc.cloneMethod]: { value: () => valueOf(plan, options, shared) },
+    [fc.cloneMethod]: { value: () => valueOf(plan, options, shared, body) },
     [fc.toStringMethod]: { value: print },
     toString: { value: print },
   })
@@ -170,7 +235,8 @@ const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: Exploring
  */
 export const clockArb = (options: ClockArbOptions = {}): fc.Arbitrary<ExploringClock> => {
   const o = checkOptions(options)
-  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined })
+  const body: Body = { async: false }
+  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined }, body)
   if (o.plan !== undefined) return fc.constant(o.plan).map(make)
   const stall = o.maxStall === 0 ? fc.constant(0) : fc.oneof(fc.constant(0), fc.integer({ min: 1, max: o.maxStall }))
   return fc
@@ -197,6 +263,7 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> =>
 export const withClock =
   <A extends unknown[], R>(body: (clock: ExploringClock, ...rest: A) => R, config?: Omit<InstallConfig, 'now' | 'loopLimit'>) =>
   (clock: ExploringClock, ...rest: A): R => {
+    replayOf.set(clock, (again) => withClock(body, config)(again, ...rest))
     clock.install(config)
     let result: R
     try {
@@ -209,5 +276,8 @@ export const withClock =
       clock.uninstall()
       return result
     }
+    // An async body cannot be replayed for the words: its clocks keep lines from now on.
+    const shared = bodyOf.get(clock)
+    if (shared !== undefined) shared.async = true
     return Promise.resolve(result).finally(() => clock.uninstall()) as R
   }

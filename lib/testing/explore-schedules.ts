@@ -4,10 +4,13 @@
  * interleavings, and stops at the first that fails.
  *
  * The space: each choice point of a run (a stall, a free order) has a known number of
- * options; a schedule is a sequence of option indices, 0 being FIFO on time. Stalls are
- * cut where they change what has come due: the batch runs at the first due time, at each
- * later due time within `maxStall` (each brings one more timer into the batch), or at
- * `maxStall` itself (the longest lateness, which changes what callbacks see of the time).
+ * options; a schedule is a sequence of option indices, 0 being FIFO on time. Times (the
+ * stall before a batch, the time an arming in a callback reads) are cut where they can
+ * change an order: the earliest, each later due time within `maxStall` (one more timer in
+ * the batch), the latest, and every time where something that moves with the choice (what
+ * the batch arms, and what that arms) meets or passes something that does not, found from
+ * the runs themselves (`discover`): a point's times grow as runs below it show more. The
+ * spec checks the cut against a brute force over every time on 200 random programs.
  * The bound, as loom's preemption bound, is the number of departures: choices other than
  * 0. The count grows with the choice points to the power of the bound: keep bodies small.
  *
@@ -17,7 +20,7 @@
  * @module
  */
 import { TimingWheelError, show } from '../errors.js'
-import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock } from './clock-arb.js'
+import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock, restarts } from './clock-arb.js'
 import type { Chooser } from './exploring-schedule.js'
 
 /** Options of {@link exploreSchedules}. */
@@ -49,40 +52,109 @@ export interface ExploreResult {
   }
 }
 
+/**
+ * A choice point of one run: a pick has `n` options; a time (a stall, a read) has the
+ * times in `times`, which later runs through the same prefix may lengthen.
+ */
 interface Point {
   readonly n: number
   readonly index: number
+  readonly time?: { readonly times: number[]; readonly value: number; readonly hi: number; readonly origin: number }
 }
 
 type Body = (clock: ExploringClock) => unknown
 
-/** A chooser following `script` (option indices), then 0; it records the points and the plan. */
-const scripted = (script: readonly number[], bound: number) => {
+/**
+ * The times worth trying at each time point, by the prefix of choices that leads there
+ * (the program is deterministic, so a prefix always meets the same point). The first is
+ * the earliest (no departure); the rest are added as runs reveal where a later time
+ * changes what comes due.
+ */
+type Candidates = Map<string, number[]>
+
+/** A chooser following `script` (option indices), then 0; it records the points, the times seen and the plan. */
+const scripted = (script: readonly number[], bound: number, candidates: Candidates) => {
   const points: Point[] = []
+  /** Times seen, each with its origin (`Chooser.seen`); the time points' own origins, by choice number. */
+  const seen: number[] = []
+  const seenOrigins: number[] = []
+  const parents: number[] = []
   const stalls: number[] = []
   const picks: number[] = []
   let departures = 0
-  const choose = (n: number): number => {
-    const k = points.length
-    const index = k < script.length ? script[k]! : 0
-    points.push({ n, index })
+  let prefix = ''
+  const choose = (): number => {
+    const index = points.length < script.length ? script[points.length]! : 0
     if (index > 0) departures++
     return departures > bound ? 0 : index
   }
+  const time = (from: number, hi: number, origin: number, initial: () => number[]): number => {
+    let times = candidates.get(prefix)
+    if (times === undefined) candidates.set(prefix, (times = initial()))
+    const index = choose()
+    const value = times[index]!
+    points.push({ n: times.length, index, time: { times, value, hi, origin: parents.length } })
+    prefix += `${index},`
+    stalls.push(value - from)
+    parents.push(origin)
+    return value
+  }
   const chooser: Chooser = {
-    stall: (first, last, dues) => {
-      const at = [first, ...dues.filter((d) => d < last), last]
-      const b = at[choose(at.length)]!
-      stalls.push(b - first)
-      return b
-    },
+    stall: (first, last, dues, origin) => time(first, last, origin, () => [first, ...dues.filter((d) => d < last), last]),
+    // What callbacks read changes no order by itself: the latest is no special case.
+    read: (from, to, origin) => time(from, to, origin, () => [from]),
     pick: (n) => {
-      const p = choose(n)
-      picks.push(p)
-      return p
+      const index = choose()
+      points.push({ n, index })
+      prefix += `${index},`
+      picks.push(index)
+      return index
+    },
+    seen: (t, origin) => {
+      seen.push(t)
+      seenOrigins.push(origin)
     },
   }
-  return { chooser, points, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
+  return { chooser, points, seen, seenOrigins, parents, plan: (): Plan => ({ stalls: [...stalls], picks: [...picks] }) }
+}
+
+/**
+ * After a run, adds to each time point the times where another choice there changes a
+ * comparison. A time seen moves with the point's time `v` when the point is among its
+ * origins (`Chooser.seen`): it is `v + c`. Moving `v` changes an order only where a moved
+ * time meets a fixed one `D`, or passes it: at `v' = D - c` and one more. A later stall
+ * reaches `maxStall` past a moved first due, so `c + maxStall` moves too.
+ */
+const discover = (run: { readonly points: readonly Point[]; readonly seen: readonly number[]; readonly seenOrigins: readonly number[]; readonly parents: readonly number[] }, maxStall: number): void => {
+  const { points, seen, seenOrigins, parents } = run
+  const movesWith = (origin: number, k: number): boolean => {
+    for (let o = origin; o >= k; o = parents[o]!) if (o === k) return true
+    return false
+  }
+  for (const p of points) {
+    if (p.time === undefined) continue
+    const { times, value, hi, origin: k } = p.time
+    const lo = times[0]!
+    // Every time in range is there already: nothing to add.
+    if (times.length > hi - lo) continue
+    const offsets = new Set<number>()
+    const fixed = new Set<number>()
+    for (let i = 0; i < seen.length; i++) {
+      if (movesWith(seenOrigins[i]!, k)) offsets.add(seen[i]! - value).add(seen[i]! - value + maxStall)
+      else fixed.add(seen[i]!)
+    }
+    const known = new Set(times)
+    for (const d of fixed) {
+      for (const c of offsets) {
+        for (const t of [d - c, d - c + 1]) {
+          if (t > lo && t <= hi && !known.has(t)) {
+            known.add(t)
+            times.push(t)
+          }
+        }
+      }
+    }
+  }
 }
 
 /** The next script after a run with `points`, depth first within the bound; undefined when done. */
@@ -91,7 +163,8 @@ const nextScript = (points: readonly Point[], bound: number): number[] | undefin
   for (let i = points.length - 1; i >= 0; i--) {
     const p = points[i]!
     if (p.index > 0) before--
-    if (p.index + 1 < p.n && before + 1 <= bound) return [...points.slice(0, i).map((q) => q.index), p.index + 1]
+    const n = p.time?.times.length ?? p.n
+    if (p.index + 1 < n && before + 1 <= bound) return [...points.slice(0, i).map((q) => q.index), p.index + 1]
   }
   return undefined
 }
@@ -129,23 +202,55 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
   createExploringClock({ stalls: [], picks: [] }, clockOptions) // refuses bad clock options before any run
   let script: number[] | undefined = []
   let schedules = 0
+  const candidates: Candidates = new Map()
+  const maxStall = clockOptions.maxStall ?? 20
 
+  // One clock for every run, installed once (installing costs as much as a small run),
+  // started over with each run's chooser. Arming lines cost most of a run: kept only in
+  // the failing schedule's replay.
+  let shared: ExploringClock | undefined
   const start = () => {
-    const run = scripted(script!, maxDepartures)
-    const clock = createExploringClock({ stalls: [], picks: [] }, clockOptions, run.chooser)
-    if (install) clock.install()
-    return { run, clock }
+    const run = scripted(script!, maxDepartures, candidates)
+    if (shared === undefined) {
+      shared = createExploringClock({ stalls: [], picks: [] }, { ...clockOptions, where: false }, run.chooser)
+      if (install) shared.install()
+    } else restarts.get(shared)!(run.chooser)
+    return { run, clock: shared }
   }
   const settle = (run: ReturnType<typeof scripted>, clock: ExploringClock, outcome: { error: unknown } | undefined): ExploreResult | undefined => {
-    if (install) clock.uninstall()
     schedules++
+    // Uninstalled before a failure's replay installs its own clock.
+    if (outcome !== undefined && install) clock.uninstall()
+    const done = decide(run, clock, outcome)
+    if (done !== undefined && outcome === undefined && install) clock.uninstall()
+    return done
+  }
+  const decide = (run: ReturnType<typeof scripted>, clock: ExploringClock, outcome: { error: unknown } | undefined): ExploreResult | undefined => {
     if (outcome !== undefined) {
       const plan = run.plan()
-      const replay = createExploringClock(plan, clockOptions)
-      return { schedules, complete: false, failure: { clock: replay, plan, error: outcome.error, departures: clock.departures() } }
+      return { schedules, complete: false, failure: { clock: createExploringClock(plan, clockOptions), plan, error: outcome.error, departures: wordsOf(plan, clock) } }
     }
+    discover(run, maxStall)
     script = nextScript(run.points, maxDepartures)
     return script === undefined ? { schedules, complete: true } : schedules >= maxSchedules ? { schedules, complete: false } : undefined
+  }
+  // The failing schedule once more with its arming lines (a sync body; an async one keeps the lines of the search).
+  const wordsOf = (plan: Plan, ran: ExploringClock): readonly string[] => {
+    if (clockOptions.where === false) return ran.departures()
+    const replay = createExploringClock(plan, clockOptions)
+    if (install) replay.install()
+    try {
+      const value = body(replay)
+      if (isThenable(value)) {
+        value.then(undefined, () => {})
+        return ran.departures()
+      }
+    } catch {
+      // The failure itself, again.
+    } finally {
+      if (install) replay.uninstall()
+    }
+    return replay.departures()
   }
   const judged = (value: unknown): { error: unknown } | undefined => (value === false ? { error: new Error('the body returned false') } : undefined)
 

@@ -22,6 +22,10 @@
  *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
  *   then fires them as it fires anything, and an interval re-arms from when it ran.
  *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
+ * - Node: `lastRead` is the latest time an arming in a callback read (the chooser's
+ *   `read`, in `[the last read, batchFirst + maxStall]`, never past the move's end): what
+ *   a callback arms is due from there, and the next batch runs no earlier. Each time
+ *   carries its `origin`, the time choice it moves with, for the search's cut points.
  * - `runs` keeps every timer that ran, for the departures and for tests.
  *
  * Invariants: a pending timer's `due` is never before the due time it was armed with; a
@@ -42,15 +46,29 @@ import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import type { Timer } from '../sim/timer.js'
 import type { State } from '../sim/virtual-clock.js'
-import { type Arming, type Picker, type Runtime, clampedTimeout, orderBatch, rules } from './runtime-model.js'
+import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orderBatch, rules } from './runtime-model.js'
 
 /** Where the freedom comes from: the plan of a `clockArb` value, or the exhaustive search. */
 export interface Chooser extends Picker {
   /**
-   * The time the batch runs at, in `[first, last]`, `first` being the first due time;
-   * `dues` are the due times of the other pending timers in `(first, last]`, ascending.
+   * The time the batch runs at, in `[first, last]`, `first` being the earliest it can run
+   * (the first due time, or the last time read if later); `dues` are the due times of the
+   * other pending timers in `(first, last]`, ascending.
    */
-  readonly stall: (first: number, last: number, dues: readonly number[]) => number
+  readonly stall: (first: number, last: number, dues: readonly number[], origin: number) => number
+  /**
+   * Node: the time an arming inside a callback reads (`getLibuvNow()`), in `[from, to]`:
+   * `from` the last time read, `to` the batch's first due time plus the stall bound (or the
+   * end of the move, if sooner).
+   */
+  readonly read: (from: number, to: number, origin: number) => number
+  /**
+   * Told each time the schedule deals with (times read, due times, ends of moves), for a
+   * search, with its origin: the number of the time choice (stalls and reads, counting
+   * from 0) it moves with, or -1 for a time no choice moves. `stall` and `read` get the
+   * origin of their `first` or `from`.
+   */
+  readonly seen?: (time: number, origin: number) => void
 }
 
 /** One arming with what it took to describe it. */
@@ -63,6 +81,8 @@ export interface Armed {
   readonly stack: Error | undefined
   /** The delay as the program passed it (after coercion), for the words. */
   readonly delay: number | undefined
+  /** The time choice its due time moves with (`Chooser.seen`). */
+  readonly origin: number
 }
 
 /** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
@@ -111,6 +131,16 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   let rearmed: Armed | undefined
   let firingTimer: Timer | undefined
   let seqAtFiring = 0
+  // Node: the time read last (never goes back), the batch's first due time (its reads stay
+  // within the stall bound of it) and the end of the move in progress.
+  let lastRead = -Infinity
+  let batchFirst = -Infinity
+  // Origins (`Chooser.seen`): of the last time read, of the batch's time; choices made so far.
+  let lastReadOrigin = -1
+  let batchOrigin = -1
+  let choices = 0
+  let moveHigh = Infinity
+  const seen = chooser.seen
 
   // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
@@ -124,13 +154,38 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
   const nothing = (): void => {}
 
+  /** Node: the time an arming in a callback reads, at least `from`: time passes while a batch runs. */
+  const readTime = (from: number): number => {
+    const start = Math.max(from, lastRead)
+    const startOrigin = lastRead > from ? lastReadOrigin : batchOrigin
+    const to = Math.min(moveHigh, batchFirst + maxStall)
+    if (to > start) {
+      lastRead = Math.max(start, Math.min(to, chooser.read(start, to, startOrigin)))
+      lastReadOrigin = choices++
+    } else {
+      lastRead = start
+      lastReadOrigin = startOrigin
+    }
+    return lastRead
+  }
+
   const armed = (timer: Timer, armedAt: number, inCallback: boolean): void => {
     if (!inCallback) callbackDone()
     const level = inCallback ? firingLevel : 0
     let offset = timer.due - armedAt
-    if (runtime === 'browser' && timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame' && clampedTimeout(offset, level) !== offset) {
+    const timed = timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame'
+    if (runtime === 'browser' && timed && clampedTimeout(offset, level) !== offset) {
       offset = clampedTimeout(offset, level)
       timer.due = armedAt + offset
+    } else if (runtime === 'node' && timed) {
+      offset = nodeDelay(offset)
+      if (inCallback) armedAt = readTime(armedAt)
+      timer.due = armedAt + offset
+    }
+    const origin = !inCallback ? -1 : runtime === 'node' && timed ? lastReadOrigin : batchOrigin
+    if (seen !== undefined) {
+      seen(armedAt, origin)
+      seen(timer.due, origin)
     }
     // The frames from the clock's entry up to the caller's line, and a few more: a stack is
     // most of what an arming costs, and it grows with the frames kept.
@@ -148,6 +203,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       timer,
       stack,
       delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
+      origin,
     }
     current.set(timer, a)
     if (rearm) rearmed = a
@@ -175,14 +231,15 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const a = rearmed
     rearmed = undefined
     if (current.get(a.timer) !== a) return
-    // Timers the callback armed go before it, in the clock's order too.
-    if (seq !== seqAtFiring && a.timer.place !== undefined) {
+    ;(a.arming as { seq: number }).seq = seq++
+    // Timers the callback armed go before it, in the clock's order too; one of its list
+    // that read a later time holds it back (Node's list stops at a head not yet due).
+    if (seq - 1 !== seqAtFiring && a.timer.place !== undefined) {
       Schedule.remove(core.schedule, a.timer)
       a.timer.order = core.nextOrder++
+      join(a, true)
       Schedule.add(core.schedule, a.timer)
-    }
-    ;(a.arming as { seq: number }).seq = seq++
-    join(a, false)
+    } else join(a, false)
   }
 
   const firing = (timer: Timer, at: number): void => {
@@ -248,16 +305,24 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
 
   const choosing = (low: number, high: number): void => {
     callbackDone()
+    moveHigh = high
     const head = firstLive()
     if (head === undefined) return
     const first = head.timer.due
     if (first <= batchAt || first > high || first < low) return
+    if (seen !== undefined && high !== Infinity) seen(high, -1)
+    batchFirst = first
+    // The loop comes back no earlier than the time its callbacks last read.
+    const from = Math.max(first, Math.min(lastRead, high))
+    const fromOrigin = from > first ? lastReadOrigin : head.origin
     const last = Math.min(high, first + maxStall)
     const window = takeDueBy(last)
-    let at = first
-    if (last > first) {
-      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > first))]
-      at = Math.max(first, Math.min(last, chooser.stall(first, last, dues)))
+    let at = from
+    batchOrigin = fromOrigin
+    if (last > from) {
+      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > from))]
+      at = Math.max(from, Math.min(last, chooser.stall(from, last, dues, fromOrigin)))
+      batchOrigin = choices++
     }
     if (window.length === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.

@@ -4,15 +4,31 @@
  *
  * Lateness is a stall of the event loop, never one timer late alone and never early:
  * when the loop comes back from a stall at time `B`, every timer due by `B` has come due
- * together and runs in the runtime's own order. Callbacks take no virtual time, so a
- * timer armed while a batch runs is due after `B` and waits for a later batch.
+ * together and runs in the runtime's own order. A timer armed while a batch runs is due
+ * after `B` and waits for a later batch. In browsers callbacks take no virtual time; in
+ * Node what is due stays decided by `B`, but time passes between callbacks (below).
  *
  * Node (`'node'`), from `lib/internal/timers.js` and `lib/timers.js` (nodejs/node, v20):
  *
  * - One list per duration. `insert(item, msecs, start)` appends a timer to
- *   `timerListMap[msecs]`, so timers of one duration run in arming order; `setTimeout`'s
- *   `Timeout` constructor makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, and an interval's
- *   re-arm (`listOnTimeout`, its `finally`) inserts into the list of its `_repeat`.
+ *   `timerListMap[MathTrunc(msecs)]`, so timers of one duration run in arming order; an
+ *   interval's re-arm (`listOnTimeout`, its `finally`) inserts into the list of its `_repeat`.
+ * - The delay rule ({@link nodeDelay}): the `Timeout` constructor runs `after *= 1; if
+ *   (!(after >= 1 && after <= TIMEOUT_MAX)) after = 1`, so 0, a missing delay, a negative
+ *   one, NaN and 0.5 are 1 ms, in the 1 ms list: `setTimeout(X, 1); setTimeout(Y, 0)` runs
+ *   X then Y. (fake-timers' 0 at rest is due at once; the fake-timers entry keeps it, only
+ *   this model follows Node.)
+ * - Time passes inside a batch. `processTimers(now)` and `listOnTimeout(list, now)` decide
+ *   what is due by their `now` (`diff = now - timer._idleStart; if (diff < msecs)` stops a
+ *   list at a head not due), but `insert`'s `start` defaults to `getLibuvNow()`, a fresh
+ *   read (`Environment::GetNow` updates the loop's time first). So each arming inside a
+ *   callback reads a time in `[the last time read, the batch's first due + the stall
+ *   bound]`, a choice of the plan (its `stalls`, in turn with the stalls before batches);
+ *   the next batch runs no earlier than the last time read. Callbacks still see the
+ *   batch's time on the clock: the model moves what they arm, not what they read.
+ *   Not modeled: time passing in code at rest (between the clock's moves), where `insert`
+ *   reads a fresh time too; `npm run node:conformance` shows it (a script's first
+ *   `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in turn can tie).
  * - Lists by their heads' expiry: `processTimers(now)` takes the list at the top of
  *   `timerListQueue`, whose comparator `compareTimersLists` orders by `expiry` (the head's
  *   due time) and breaks ties by `list.id`, a counter bumped whenever a list is re-keyed,
@@ -25,7 +41,9 @@
  *   phase, and which one the loop reaches first depends on where it was when they came
  *   due (Node's "setImmediate() vs setTimeout()" guide). Immediates run as one queue.
  * - An interval re-arms from the start of its callback: `listOnTimeout` reads
- *   `start = getLibuvNow()` before calling `_onTimeout` and re-inserts with it.
+ *   `start = getLibuvNow()` before calling `_onTimeout` and re-inserts with it: one more
+ *   read, before those of its callback. Re-inserted after the callback, it waits behind a
+ *   timer of its list the callback armed.
  *
  * Browsers (`'browser'`), from the HTML standard, section 8.6 Timers:
  *
@@ -39,8 +57,9 @@
  *   browser delay one timer alone; the model keeps to stalls (fewer schedules, never a
  *   schedule a browser cannot produce).
  *
- * The FIFO, on-time schedule (no stall, every tie in arming order, immediates first) is
- * allowed by both models and is exactly the `timing-wheel/fake-timers` clock's order.
+ * The FIFO, on-time schedule (no stall, no time read late, every tie in arming order,
+ * immediates first) is allowed by both models and is the `timing-wheel/fake-timers`
+ * clock's order, but for Node's delay rule (a 0 ms timer is due 1 ms later).
  *
  * @module
  */
@@ -84,6 +103,16 @@ export const rules = {
  * clampedTimeout(0, 6) // 4
  */
 export const clampedTimeout = (offset: number, level: number): number => (level > 5 && offset < 4 ? 4 : offset)
+
+/**
+ * Node's delay for an arming of `offset` ms (whole ms, as the clock coerced it): `Timeout`
+ * makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, so 0 joins the 1 ms list.
+ *
+ * @example
+ * nodeDelay(0) // 1
+ * nodeDelay(5) // 5
+ */
+export const nodeDelay = (offset: number): number => (offset >= 1 ? offset : 1)
 
 /** What the model chooses with: `pick(n)` one of `n >= 2` options, 0 being FIFO's. */
 export interface Picker {
