@@ -138,12 +138,14 @@ export const onNode = (o: ClusterOptions): Promise<Run> => {
   const run: Run = { changes: [], pings: [] }
   const t0 = performance.now()
   const rafts = new Map<string, TinyRaft>()
-  for (const id of o.nodes) {
-    rafts.set(id, node(o, id, (to, m) => void setTimeout(() => rafts.get(to)?.onReceive(id, m), o.latency), run, () => performance.now() - t0))
-  }
+  let stopped = false
+  // Nothing is delivered after stop(): a message received then would start a node again.
+  const deliver = (from: string, to: string, m: RaftMessage): void => void (stopped || rafts.get(to)?.onReceive(from, m))
+  for (const id of o.nodes) rafts.set(id, node(o, id, (to, m) => void setTimeout(() => deliver(id, to, m), o.latency), run, () => performance.now() - t0))
   for (const raft of rafts.values()) queueMicrotask(() => raft.start())
   return new Promise((resolve) =>
     setTimeout(() => {
+      stopped = true
       for (const raft of rafts.values()) raft.stop()
       resolve(run)
     }, o.ms),
