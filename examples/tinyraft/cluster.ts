@@ -36,8 +36,10 @@ type TinyRaftClass = new (config: {
   send: (to: string, msg: RaftMessage) => void
 }) => TinyRaft
 
-// Loaded when first used, after the preload (a `--import` runs before this module anyway).
-const tinyraft = (): TinyRaftClass => createRequire(import.meta.url)('tinyraft') as TinyRaftClass
+// Loaded with this module, as a program loads its libraries, after the preload and before any
+// simulation: loaded inside an installed simulation, it would take that simulation's timers
+// (the installed globals) for good, and its timers in the next simulation would be dead.
+const TinyRaft = createRequire(import.meta.url)('tinyraft') as TinyRaftClass
 
 /** A state change of one node: when (ms from the start), which node, and tinyraft's `change` event. */
 export interface Change {
@@ -83,7 +85,6 @@ export const defaults: ClusterOptions = { nodes: ['n1', 'n2', 'n3', 'n4', 'n5'],
 
 /** One tinyraft node reporting to `run`; `clock` reads ms from the start. */
 const node = (o: ClusterOptions, id: string, send: (to: string, m: RaftMessage) => void, run: Run, clock: () => number): TinyRaft => {
-  const TinyRaft = tinyraft()
   const raft = new TinyRaft({
     nodes: [...o.nodes],
     nodeId: id,
