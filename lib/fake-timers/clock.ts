@@ -380,5 +380,33 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }
   ClockDateClass.clock = clock
   f.clock = clock
+  states.set(clock, f)
   return clock
+}
+
+/** Each clock's state, for {@link immediateNow}. */
+const states = new WeakMap<Clock, State>()
+
+/**
+ * @internal For the simulation's hosts: a callback due in the ms it is called even inside a
+ * tick (fake-timers' rule makes a 0 ms timer or an immediate 1 ms later there), after the
+ * timers due that ms already armed: Node's check phase, which follows the timers phase of
+ * the same loop turn. It is a 0 ms timeout (fake-timers runs an immediate before timers due
+ * with it): clear it with `clearTimeout`. undefined for a clock not made here.
+ *
+ * @example
+ * immediateNow(clock)?.(() => console.log(clock.now))
+ */
+export const immediateNow = (clock: Clock): ((callback: Callback, ...args: unknown[]) => VirtualClock.TimerId) | undefined => {
+  const f = states.get(clock)
+  if (f === undefined) return undefined
+  return (callback, ...args) => {
+    const during = f.core.duringTick
+    f.core.duringTick = false
+    try {
+      return handleOf(f, newTimer(f, 'Timeout', callback, args, 0, undefined))
+    } finally {
+      f.core.duringTick = during
+    }
+  }
 }

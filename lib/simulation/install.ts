@@ -23,6 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
+import { immediateNow } from '../fake-timers/clock.js'
 import * as Random from './random.js'
 import { maxDelay } from './checks.js'
 import type { Registry } from './preload.js'
@@ -116,19 +117,48 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     chains.set(first, link)
     return first
   }
+  // A host's setImmediate is due in the ms it is called, after the timers due then (Node's
+  // check phase follows the timers phase of its loop turn), where fake-timers' rule would make
+  // it 1 ms later; one queued by an immediate keeps that rule (it waits for the next turn, and
+  // a chain of them cannot hold the clock at one ms), as does one outside a host.
+  const soon = immediateNow(clock)
+  let inImmediate = false
+  // Those immediates are 0 ms timeouts on the clock: clearImmediate clears them as such.
+  const nowImmediates = new WeakSet<object>()
+  const remember = (set: WeakSet<object>, handle: unknown): unknown => (typeof handle === 'object' && handle !== null && set.add(handle), handle)
   for (const [owner, name] of hostScoped) {
     const target = owner === 'process' ? (g['process'] as Record<string, unknown> | undefined) : g
     const fake = target?.[name]
     if (target === undefined || typeof fake !== 'function') continue
     const scaled = name === 'setTimeout' || name === 'setInterval'
+    const immediate = name === 'setImmediate'
+    const macrotask = scaled || immediate
     const wrapper = function (this: unknown, f: unknown, ...rest: unknown[]): unknown {
       const host = store.getStore()
       if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
       const { state: h, incarnation } = host
-      const hosted = (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+      // After a timer or an immediate, its nextTicks and microtasks run at once, in its ms, as
+      // Node drains them after each callback (fake-timers runs them before the next timer, at
+      // that timer's time).
+      const hosted = macrotask
+        ? (...args: unknown[]): void => {
+            runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+            clock.runMicrotasks()
+          }
+        : (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
       if (scaled && typeof rest[0] === 'number' && rest[0] > 0) {
         rest[0] = trueDelay(h as HostState<unknown>, rest[0])
         if ((rest[0] as number) > maxDelay) return chain(this, hosted, rest[0] as number, name === 'setInterval', rest.slice(1))
+      }
+      if (immediate && soon !== undefined && !inImmediate) {
+        return remember(nowImmediates, soon((...args: unknown[]) => {
+          inImmediate = true
+          try {
+            hosted(...args)
+          } finally {
+            inImmediate = false
+          }
+        }, ...rest))
       }
       return fake.call(this, hosted, ...rest)
     }
@@ -146,6 +176,15 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     }
     const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
     undo.push(patch(g, name, Object.defineProperties(wrapper, own)))
+  }
+  const fakeClearImmediate = g['clearImmediate'] as ((handle: unknown) => void) | undefined
+  if (typeof fakeClearImmediate === 'function') {
+    const wrapper = function (this: unknown, handle: unknown): void {
+      if (typeof handle === 'object' && handle !== null && nowImmediates.has(handle)) return clock.clearTimeout(handle as never)
+      return fakeClearImmediate.call(this, handle)
+    }
+    const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fakeClearImmediate)
+    undo.push(patch(g, 'clearImmediate', Object.defineProperties(wrapper, own)))
   }
   const registry = g[Symbol.for('timing-wheel/simulation/preload') as unknown as string] as Registry | undefined
   if (registry !== undefined) {
