@@ -77,6 +77,7 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
   if ((checked as SimulationOptions).clock !== undefined) {
     throw new TimingWheelError('InvalidArgument', `install makes its own clock: clock ${show((checked as SimulationOptions).clock)} is not accepted (use create)`)
   }
+  const realImmediate = (globalThis as unknown as { setImmediate?: (f: () => void) => unknown }).setImmediate
   const clock = installClock({ now: checked.now ?? 0 })
   const sim = build<M>(clock, checked)
   const store = new AsyncLocalStorage<Host<unknown>>()
@@ -215,9 +216,41 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
       get: (target, key, receiver) => (key === 'now' ? dateNow : Reflect.get(target, key, receiver)),
     })
   }
+  // Host code's async errors, attributed through the async context (Node runs these
+  // listeners in the context of the promise or callback): the policy of `onError`. An error
+  // outside every host is left to Node's default when no one else listens.
+  const proc = g['process'] as NodeJS.Process | undefined
+  if (proc !== undefined && typeof proc.on === 'function') {
+    const owned = (error: unknown): boolean => {
+      const host = store.getStore()
+      if (host === undefined) return false
+      const { state: h, incarnation } = host
+      if (h.incarnation === incarnation && h.up) {
+        if (sim.onError === 'fail') sim.asyncFailure ??= { error }
+        else sim.hostError(h as HostState<M>, error)
+      }
+      return true
+    }
+    const rejected = (reason: unknown): void => {
+      if (!owned(reason) && proc.listenerCount('unhandledRejection') === 1) throw reason
+    }
+    const uncaught = (error: unknown): void => {
+      if (owned(error) || proc.listenerCount('uncaughtException') > 1) return
+      console.error(error)
+      proc.exit(1)
+    }
+    proc.on('unhandledRejection', rejected)
+    proc.on('uncaughtException', uncaught)
+    undo.push(() => {
+      proc.off('unhandledRejection', rejected)
+      proc.off('uncaughtException', uncaught)
+    })
+    if (typeof realImmediate === 'function') sim.settle = () => new Promise<void>((resolve) => void realImmediate(resolve))
+  }
   sim.uninstall = () => {
     sim.uninstall = undefined
     sim.enter = (_host, f) => f()
+    sim.settle = undefined
     for (const f of undo.reverse()) f()
     clock.uninstall()
   }
