@@ -70,6 +70,27 @@ if (mode === 'real') {
 `,
 )
 
+// A storage layer in a message handler: its flush and ack come in the delivery's ms, before
+// a host timer due 1 ms later, as Node would run a socket callback's ticks and immediates.
+writeFileSync(
+  join(dir, 'message.mjs'),
+  `import { storage } from './storage.mjs'
+const { Simulation: S } = await import(${JSON.stringify(join(root, 'dist/lib/simulation/index.js'))})
+const sim = S.install({ seed: 1, network: { latency: 5 } })
+const events = []
+const log = (e) => events.push([e, Date.now()])
+S.addHost(sim, 'db', (h) => {
+  const s = storage(log)
+  S.onMessage(h, (_from, key) => (log('got ' + key), s.put(key)))
+  setTimeout(() => log('timer'), 6)
+})
+S.addHost(sim, 'client', (h) => S.send(h, 'db', 'k'))
+S.run(sim, 10)
+S.uninstall(sim)
+console.log(JSON.stringify(events))
+`,
+)
+
 type Events = Array<[string, number]>
 const run = async (mode: 'real' | 'sim' | 'async'): Promise<Events> =>
   JSON.parse((await exec(process.execPath, ['--import', preload, join(dir, 'main.mjs'), mode], { cwd: dir })).stdout) as Events
@@ -97,4 +118,9 @@ describe.skipIf(!existsSync(preload))("a host's setImmediate in the ms it was qu
     expect(afterPut(sim)).toEqual([0, 0, 0, 0, 0, 0])
     afterPut(real).forEach((d) => expect(d).toBeLessThanOrEqual(1))
   }, 30_000)
+
+  it('a storage layer in a message handler: flushed and acked in the delivery’s ms, before a timer due 1 ms later', async () => {
+    const { stdout } = await exec(process.execPath, ['--import', preload, join(dir, 'message.mjs')], { cwd: dir })
+    expect(JSON.parse(stdout)).toEqual([['got k', 5], ['flushed k', 5], ['acked k', 5], ['timer', 6]])
+  }, 20_000)
 })

@@ -85,5 +85,8 @@ describe.skipIf(!existsSync(preload))('tinyraft 1.0.1 as simulation hosts, uncha
     expect([...terms.keys()].slice(0, 2)).toEqual([2, 3])
     expect([...terms.get(2)!]).toEqual(['n3'])
     expect([...terms.get(3)!]).toEqual(['n3'])
+    // n3 itself started term 3 while leader (start() announces a candidate without a leader);
+    // so did n4, the rival still a candidate: a ping from a leader it did not vote for leaves it one.
+    expect(run.changes.filter((c) => c.term === 3 && c.state === 'candidate' && c.leader === undefined).map((c) => c.node)).toEqual(['n3', 'n4'])
   }, 20_000)
 })

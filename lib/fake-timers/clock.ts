@@ -384,8 +384,18 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   return clock
 }
 
-/** Each clock's state, for {@link immediateNow}. */
+/** Each clock's state, for {@link immediateNow} and {@link ticking}. */
 const states = new WeakMap<Clock, State>()
+
+/**
+ * @internal Whether `clock` is firing timers (in `tick`, `runAll` and the like): for the
+ * simulation's hosts, whose callbacks' microtasks then run right after each of them, as on
+ * Node. False for a clock not made here.
+ *
+ * @example
+ * clock.setTimeout(() => console.log(ticking(clock)), 1) // true, when the clock fires it
+ */
+export const ticking = (clock: Clock): boolean => states.get(clock)?.core.duringTick === true
 
 /**
  * @internal For the simulation's hosts: a callback due in the ms it is called even inside a

@@ -23,7 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
-import { immediateNow } from '../fake-timers/clock.js'
+import { immediateNow, ticking } from '../fake-timers/clock.js'
 import * as Random from './random.js'
 import { maxDelay } from './checks.js'
 import type { Registry } from './preload.js'
@@ -81,7 +81,30 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
   const clock = installClock({ now: checked.now ?? 0 })
   const sim = build<M>(clock, checked)
   const store = new AsyncLocalStorage<Host<unknown>>()
-  sim.enter = (host, f) => store.run(host, f)
+  // Host code run by the clock (a timer, an immediate, a delivery) has its nextTicks and
+  // microtasks run right after it, in its ms, as Node drains them after each callback
+  // (fake-timers runs them before the next timer, at that timer's time). Not inside host
+  // code, nor while draining, nor outside a tick (a boot's wait for the next move, as the
+  // main script's wait for the loop).
+  let depth = 0
+  let draining = false
+  sim.enter = (host, f) => {
+    if (depth > 0 || draining || !ticking(clock)) return store.run(host, f)
+    depth++
+    let result
+    try {
+      result = store.run(host, f)
+    } finally {
+      depth--
+    }
+    draining = true
+    try {
+      clock.runMicrotasks()
+    } finally {
+      draining = false
+    }
+    return result
+  }
   const g = globalThis as unknown as Record<string, unknown>
   const undo: Array<() => void> = [patch(Math, 'random', () => Random.float(sim.random))]
   const crypto = g['crypto'] as (Crypto & Record<string, unknown>) | undefined
@@ -133,18 +156,21 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     if (target === undefined || typeof fake !== 'function') continue
     const scaled = name === 'setTimeout' || name === 'setInterval'
     const immediate = name === 'setImmediate'
-    const macrotask = scaled || immediate
+    const job = name === 'queueMicrotask' || name === 'nextTick'
     const wrapper = function (this: unknown, f: unknown, ...rest: unknown[]): unknown {
       const host = store.getStore()
       if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
       const { state: h, incarnation } = host
-      // After a timer or an immediate, its nextTicks and microtasks run at once, in its ms, as
-      // Node drains them after each callback (fake-timers runs them before the next timer, at
-      // that timer's time).
-      const hosted = macrotask
+      // A job (nextTick, queueMicrotask) runs inside the clock's job loop: no drain from it,
+      // which would run that loop's jobs again.
+      const hosted = job
         ? (...args: unknown[]): void => {
-            runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
-            clock.runMicrotasks()
+            depth++
+            try {
+              runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+            } finally {
+              depth--
+            }
           }
         : (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
       if (scaled && typeof rest[0] === 'number' && rest[0] > 0) {
