@@ -84,27 +84,34 @@ interface Raft {
   on(e: 'change', f: (st: { state: string; term: number; leader?: unknown }) => void): void
 }
 const TinyRaft = createRequire(import.meta.url)('tinyraft') as new (config: object) => Raft
-const splitVote = async <Id extends string | number>(ids: readonly Id[]): Promise<string[]> => {
-  const rafts = new Map<Id, Raft>()
+/**
+ * A tinyraft cluster on real timers with 5 ms links: `starts` are [node index, ms] to call
+ * start() at, `cut(from, to)` drops a message, and after `ms` every node stops. Returns who
+ * started each term after the first (start() announces a candidate without a leader), in
+ * what state, and when.
+ */
+const raftRun = async <Id extends string | number>(ids: readonly Id[], starts: ReadonlyArray<readonly [number, number]>, ms: number, cut = (_from: Id, _to: Id): boolean => false): Promise<string[]> => {
+  const rafts = new Map<Id, Raft & { state?: string }>()
   const t0 = performance.now()
   const started: string[] = []
   let stopped = false
   for (const id of ids) {
     // Nothing is delivered after stop(): a message received then would start a node again.
-    const send = (to: Id, m: unknown): void => void setTimeout(() => stopped || rafts.get(to)?.onReceive(id, m), 5)
+    const send = (to: Id, m: unknown): void => void setTimeout(() => stopped || cut(id, to) || rafts.get(to)?.onReceive(id, m), 5)
     const raft = new TinyRaft({ nodes: [...ids], nodeId: id, electionTimeout: 250, heartbeatTimeout: 50, send })
-    // start() announces a candidate without a leader: who started the term.
-    raft.on('change', (st) => void (st.state === 'candidate' && st.leader === undefined && st.term > 1 && started.push(`term ${st.term} by ${id} at ${(performance.now() - t0).toFixed(0)} ms`)))
+    const was = { state: 'none' }
+    const start = raft.start.bind(raft)
+    raft.start = () => ((was.state = (raft as { state?: string }).state ?? 'none'), start())
+    raft.on('change', (st) => void (st.state === 'candidate' && st.leader === undefined && st.term > 1 && started.push(`term ${st.term} by ${id} (was ${was.state}) at ${(performance.now() - t0).toFixed(0)} ms`)))
     rafts.set(id, raft)
   }
-  rafts.get(ids[2]!)!.start()
-  await new Promise((resolve) => setTimeout(resolve, 2))
-  rafts.get(ids[3]!)!.start()
-  await new Promise((resolve) => setTimeout(resolve, 240))
+  for (const [i, at] of starts) setTimeout(() => rafts.get(ids[i]!)!.start(), at)
+  await new Promise((resolve) => setTimeout(resolve, ms))
   stopped = true
   for (const raft of rafts.values()) raft.stop()
   return started
 }
+const splitVote = <Id extends string | number>(ids: readonly Id[]): Promise<string[]> => raftRun(ids, [[2, 0], [3, 2]], 240)
 {
   // 240 ms: before any election timer of term 1 can fire (250 ms at least), so a new term is
   // (a) when n3 starts it, (b) when n4 does; either deposes n3. Which comes first is up to
@@ -125,4 +132,19 @@ const splitVote = async <Id extends string | number>(ids: readonly Id[]): Promis
   console.log(`tinyraft, a split vote 2 ms apart, no fault, 240 ms: ids 'n1'..'n5': ${named} (${broken ? 'the leader n3 deposed itself' : 'never by the leader'}); ids 1..5: ${numbered}`)
 }
 
-process.exitCode = shown === 3 ? 0 : 1
+// (c) check:tinyraft's shrunk schedule: a partition between the leader n2 and a follower n1
+// from 11 ms.
+// n1 hears no heartbeat, starts a term and wins it; n2, still leader of the old term, pings
+// n1's followers, and their PONG (naming n1) makes n2 call start() from leader instead of
+// following n1: a new election at n2's term + 1, a term that already has its leader.
+{
+  const ids = ['n1', 'n2', 'n3', 'n4', 'n5']
+  // Cut after 11 ms: n1 has had n2's vote request (and so an election timer) by then.
+  const t0 = performance.now()
+  const started = await raftRun(ids, [[1, 0]], 1000, (from, to) => performance.now() - t0 > 11 && [from, to].sort().join() === 'n1,n2')
+  const broken = started.some((s) => / by n2 \(was leader\)/.test(s))
+  if (broken) shown++
+  console.log(`tinyraft, n1 <-> n2 cut, n2 elected first, 1 s: ${started.join('; ') || 'no new term'} (${broken ? 'the stale leader n2 started an election on learning of n1' : 'n2 followed'})`)
+}
+
+process.exitCode = shown === 4 ? 0 : 1
