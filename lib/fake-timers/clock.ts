@@ -428,12 +428,12 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }
   ClockDateClass.clock = clock
   f.clock = clock
-  // `idleTick` spelled out: a call fewer, where the first thousands of ticks are interpreted.
-  idleTicks.set(clock, (ms) => f.jobs.length === 0 && f.idle.size === 0 && I.idleTick(core, ms))
+  states.set(clock, f)
   return clock
 }
 
-const idleTicks = new WeakMap<Clock, (ms: number) => boolean>()
+/** Each clock's state, for {@link idleTickOf}, {@link immediateNow} and {@link ticking}. */
+const states = new WeakMap<Clock, State>()
 
 /**
  * The clock's idle `tick`: true when it moved the clock by `ms` with nothing to fire or
@@ -446,7 +446,43 @@ const idleTicks = new WeakMap<Clock, (ms: number) => boolean>()
  * if (!idle(1)) clock.tick(1)
  */
 export const idleTickOf = (clock: Clock): ((ms: number) => boolean) => {
-  const idle = idleTicks.get(clock)
-  if (idle === undefined) throw new TypeError('idleTickOf: not a clock made by createClock')
-  return idle
+  const f = states.get(clock)
+  if (f === undefined) throw new TypeError('idleTickOf: not a clock made by createClock')
+  const core = f.core
+  // `idleTick` spelled out: a call fewer, where the first thousands of ticks are interpreted.
+  return (ms) => f.jobs.length === 0 && f.idle.size === 0 && I.idleTick(core, ms)
+}
+
+/**
+ * @internal Whether `clock` is firing timers (in `tick`, `runAll` and the like): for the
+ * simulation's hosts, whose callbacks' microtasks then run right after each of them, as on
+ * Node. False for a clock not made here.
+ *
+ * @example
+ * clock.setTimeout(() => console.log(ticking(clock)), 1) // true, when the clock fires it
+ */
+export const ticking = (clock: Clock): boolean => states.get(clock)?.core.duringTick === true
+
+/**
+ * @internal For the simulation's hosts: a callback due in the ms it is called even inside a
+ * tick (fake-timers' rule makes a 0 ms timer or an immediate 1 ms later there), after the
+ * timers due that ms already armed: Node's check phase, which follows the timers phase of
+ * the same loop turn. It is a 0 ms timeout (fake-timers runs an immediate before timers due
+ * with it): clear it with `clearTimeout`. undefined for a clock not made here.
+ *
+ * @example
+ * immediateNow(clock)?.(() => console.log(clock.now))
+ */
+export const immediateNow = (clock: Clock): ((callback: Callback, ...args: unknown[]) => VirtualClock.TimerId) | undefined => {
+  const f = states.get(clock)
+  if (f === undefined) return undefined
+  return (callback, ...args) => {
+    const during = f.core.duringTick
+    f.core.duringTick = false
+    try {
+      return handleOf(f, newTimer(f, 'Timeout', callback, args, 0, undefined))
+    } finally {
+      f.core.duringTick = during
+    }
+  }
 }

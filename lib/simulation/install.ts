@@ -23,6 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { TimingWheelError, show } from '../errors.js'
 import { install as installClock } from '../fake-timers/index.js'
+import { immediateNow, ticking } from '../fake-timers/clock.js'
 import * as Random from './random.js'
 import { maxDelay } from './checks.js'
 import type { Registry } from './preload.js'
@@ -76,10 +77,34 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
   if ((checked as SimulationOptions).clock !== undefined) {
     throw new TimingWheelError('InvalidArgument', `install makes its own clock: clock ${show((checked as SimulationOptions).clock)} is not accepted (use create)`)
   }
+  const realImmediate = (globalThis as unknown as { setImmediate?: (f: () => void) => unknown }).setImmediate
   const clock = installClock({ now: checked.now ?? 0 })
   const sim = build<M>(clock, checked)
   const store = new AsyncLocalStorage<Host<unknown>>()
-  sim.enter = (host, f) => store.run(host, f)
+  // Host code run by the clock (a timer, an immediate, a delivery) has its nextTicks and
+  // microtasks run right after it, in its ms, as Node drains them after each callback
+  // (fake-timers runs them before the next timer, at that timer's time). Not inside host
+  // code, nor while draining, nor outside a tick (a boot's wait for the next move, as the
+  // main script's wait for the loop).
+  let depth = 0
+  let draining = false
+  sim.enter = (host, f) => {
+    if (depth > 0 || draining || !ticking(clock)) return store.run(host, f)
+    depth++
+    let result
+    try {
+      result = store.run(host, f)
+    } finally {
+      depth--
+    }
+    draining = true
+    try {
+      clock.runMicrotasks()
+    } finally {
+      draining = false
+    }
+    return result
+  }
   const g = globalThis as unknown as Record<string, unknown>
   const undo: Array<() => void> = [patch(Math, 'random', () => Random.float(sim.random))]
   const crypto = g['crypto'] as (Crypto & Record<string, unknown>) | undefined
@@ -116,19 +141,51 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     chains.set(first, link)
     return first
   }
+  // A host's setImmediate is due in the ms it is called, after the timers due then (Node's
+  // check phase follows the timers phase of its loop turn), where fake-timers' rule would make
+  // it 1 ms later; one queued by an immediate keeps that rule (it waits for the next turn, and
+  // a chain of them cannot hold the clock at one ms), as does one outside a host.
+  const soon = immediateNow(clock)
+  let inImmediate = false
+  // Those immediates are 0 ms timeouts on the clock: clearImmediate clears them as such.
+  const nowImmediates = new WeakSet<object>()
+  const remember = (set: WeakSet<object>, handle: unknown): unknown => (typeof handle === 'object' && handle !== null && set.add(handle), handle)
   for (const [owner, name] of hostScoped) {
     const target = owner === 'process' ? (g['process'] as Record<string, unknown> | undefined) : g
     const fake = target?.[name]
     if (target === undefined || typeof fake !== 'function') continue
     const scaled = name === 'setTimeout' || name === 'setInterval'
+    const immediate = name === 'setImmediate'
+    const job = name === 'queueMicrotask' || name === 'nextTick'
     const wrapper = function (this: unknown, f: unknown, ...rest: unknown[]): unknown {
       const host = store.getStore()
       if (host === undefined || typeof f !== 'function') return fake.call(this, f, ...rest)
       const { state: h, incarnation } = host
-      const hosted = (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+      // A job (nextTick, queueMicrotask) runs inside the clock's job loop: no drain from it,
+      // which would run that loop's jobs again.
+      const hosted = job
+        ? (...args: unknown[]): void => {
+            depth++
+            try {
+              runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
+            } finally {
+              depth--
+            }
+          }
+        : (...args: unknown[]): void => runAsHost(sim, h as HostState<M>, incarnation, () => f(...args))
       if (scaled && typeof rest[0] === 'number' && rest[0] > 0) {
         rest[0] = trueDelay(h as HostState<unknown>, rest[0])
         if ((rest[0] as number) > maxDelay) return chain(this, hosted, rest[0] as number, name === 'setInterval', rest.slice(1))
+      }
+      if (immediate && soon !== undefined && !inImmediate) {
+        return remember(nowImmediates, soon((...args: unknown[]) => {
+          inImmediate = true
+          try {
+            hosted(...args)
+          } finally {
+            inImmediate = false
+          }
+        }, ...rest))
       }
       return fake.call(this, hosted, ...rest)
     }
@@ -146,6 +203,15 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
     }
     const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fake)
     undo.push(patch(g, name, Object.defineProperties(wrapper, own)))
+  }
+  const fakeClearImmediate = g['clearImmediate'] as ((handle: unknown) => void) | undefined
+  if (typeof fakeClearImmediate === 'function') {
+    const wrapper = function (this: unknown, handle: unknown): void {
+      if (typeof handle === 'object' && handle !== null && nowImmediates.has(handle)) return clock.clearTimeout(handle as never)
+      return fakeClearImmediate.call(this, handle)
+    }
+    const { length: _l, name: _n, prototype: _p, ...own } = Object.getOwnPropertyDescriptors(fakeClearImmediate)
+    undo.push(patch(g, 'clearImmediate', Object.defineProperties(wrapper, own)))
   }
   const registry = g[Symbol.for('timing-wheel/simulation/preload') as unknown as string] as Registry | undefined
   if (registry !== undefined) {
@@ -176,9 +242,41 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
       get: (target, key, receiver) => (key === 'now' ? dateNow : Reflect.get(target, key, receiver)),
     })
   }
+  // Host code's async errors, attributed through the async context (Node runs these
+  // listeners in the context of the promise or callback): the policy of `onError`. An error
+  // outside every host is left to Node's default when no one else listens.
+  const proc = g['process'] as NodeJS.Process | undefined
+  if (proc !== undefined && typeof proc.on === 'function') {
+    const owned = (error: unknown): boolean => {
+      const host = store.getStore()
+      if (host === undefined) return false
+      const { state: h, incarnation } = host
+      if (h.incarnation === incarnation && h.up) {
+        if (sim.onError === 'fail') sim.asyncFailure ??= { error }
+        else sim.hostError(h as HostState<M>, error)
+      }
+      return true
+    }
+    const rejected = (reason: unknown): void => {
+      if (!owned(reason) && proc.listenerCount('unhandledRejection') === 1) throw reason
+    }
+    const uncaught = (error: unknown): void => {
+      if (owned(error) || proc.listenerCount('uncaughtException') > 1) return
+      console.error(error)
+      proc.exit(1)
+    }
+    proc.on('unhandledRejection', rejected)
+    proc.on('uncaughtException', uncaught)
+    undo.push(() => {
+      proc.off('unhandledRejection', rejected)
+      proc.off('uncaughtException', uncaught)
+    })
+    if (typeof realImmediate === 'function') sim.settle = () => new Promise<void>((resolve) => void realImmediate(resolve))
+  }
   sim.uninstall = () => {
     sim.uninstall = undefined
     sim.enter = (_host, f) => f()
+    sim.settle = undefined
     for (const f of undo.reverse()) f()
     clock.uninstall()
   }

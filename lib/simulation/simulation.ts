@@ -53,6 +53,8 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     enter: direct,
     uninstall: undefined,
     syncRun: false,
+    asyncFailure: undefined,
+    settle: undefined,
     onError: opts.onError ?? 'fail',
     hostError: (h, e) => hostError(sim, h, e),
   }
@@ -149,6 +151,7 @@ export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void =
 /** Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock. */
 export const run = <M>(sim: Simulation<M>, ms: number): void => {
   const checked = checkDelayLong(ms)
+  throwAsyncFailure(sim)
   const outer = sim.syncRun
   sim.syncRun = true
   try {
@@ -192,5 +195,17 @@ export const runUntilQuiet = <M>(sim: Simulation<M>, within: number): O.Option<n
 
 /** The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code. */
 export const runAsync = async <M>(sim: Simulation<M>, ms: number): Promise<void> => {
-  await sim.clock.tickAsync(checkDelayLong(ms))
+  const checked = checkDelayLong(ms)
+  throwAsyncFailure(sim)
+  await sim.clock.tickAsync(checked)
+  await sim.settle?.()
+  throwAsyncFailure(sim)
+}
+
+/** Throws (once) what host code's async errors left under `onError` 'fail'. */
+const throwAsyncFailure = <M>(sim: Simulation<M>): void => {
+  const failure = sim.asyncFailure
+  if (failure === undefined) return
+  sim.asyncFailure = undefined
+  throw failure.error
 }

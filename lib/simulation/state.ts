@@ -91,8 +91,11 @@ export interface SimulationOptions {
    * What an error thrown by host code (boot, message handler, timer callback) does: `'fail'`
    * (the default) lets it out of `run`, as the clock rethrows it; `'crash'` crashes that
    * host, as Node ends the process, and logs it; `'record'` only logs it. The log entry is
-   * an event named `'uncaught'` of that host, its data the value thrown. Errors of async
-   * continuations (rejections) are not caught.
+   * an event named `'uncaught'` of that host, its data the value thrown. Under `install`,
+   * so too a rejection of host code nobody handles and an uncaught exception in host code,
+   * attributed to the host through the async context: with 'fail', `runAsync` rejects with
+   * it at its end (`run`, which returns before Node reports rejections, throws it when next
+   * called).
    */
   readonly onError?: ErrorPolicy
 }
@@ -241,6 +244,10 @@ export interface Simulation<M = unknown> {
   hostError: (h: HostState<M>, error: unknown) => void
   /** @internal True while `run` (not `runAsync`) moves the clock: host code returning a promise is then refused. */
   syncRun: boolean
+  /** @internal Under `onError` 'fail' with `install`: the first error of a host's async code (a rejection nobody handled, an uncaught exception), thrown by the next run. */
+  asyncFailure: { readonly error: unknown } | undefined
+  /** @internal With `install`: waits one real macrotask, so that Node reports the rejections of what ran. */
+  settle: (() => Promise<void>) | undefined
 }
 
 /** Which way a link operation goes: both by default, or `from` to `to` only. */
