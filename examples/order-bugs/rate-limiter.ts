@@ -4,7 +4,8 @@
  * and a timer for it.
  *
  * The bug (`recheck: false`): the start time is planned when the job arrives and never
- * checked when the timer fires. If the loop stalls and the first timer runs 1 ms late,
+ * checked when the timer fires. If the first timer runs 1 ms late (a stall; on Node always,
+ * since a 0 ms delay is 1 ms there),
  * the second still runs on time, 99 ms after the first: the limit is broken. Two widely
  * used limiters had this shape. The fix (`recheck: true`) looks at the clock when the
  * timer fires and waits for the rest of the interval if the last start was too recent.
