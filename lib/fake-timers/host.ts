@@ -153,16 +153,19 @@ export const readHost = (global: GlobalObject): Host => {
   if (present.Temporal) timers.Temporal = g['Temporal']
   if (present['AbortSignal.timeout']) timers['AbortSignal.timeout'] = (g['AbortSignal'] as { timeout: unknown }).timeout
   const Promise_ = (g['Promise'] as PromiseConstructor | undefined) ?? Promise
-  // The originals, read now: `install` replaces them on the global.
-  const queueMicrotask = g['queueMicrotask']
+  // The originals, read now: `install` replaces them on the global. Under the simulation's
+  // preload a global is a dispatcher that may route back to a clock: its real function is
+  // the one to queue and yield with.
+  const native = <F>(f: F): F => ((isFunction(f) && (f as unknown as Record<symbol, F>)[Symbol.for('timing-wheel/native')]) || f)
+  const queueMicrotask = native(g['queueMicrotask'])
   const microtask = isFunction(queueMicrotask)
     ? (f: () => void) => void Reflect.apply(queueMicrotask, g, [f])
     : (f: () => void) => void Promise_.resolve().then(f)
-  const nextTick = process?.nextTick
+  const nextTick = native(process?.nextTick)
   const tick = isFunction(nextTick) ? (f: () => void) => void Reflect.apply(nextTick, process, [f]) : microtask
-  const later = (g['setImmediate'] ?? g['setTimeout']) as ((f: () => void) => unknown) | undefined
-  const setInterval = g['setInterval'] as ((f: () => void, ms: number) => unknown) | undefined
-  const clearInterval = g['clearInterval'] as ((id: unknown) => void) | undefined
+  const later = native(g['setImmediate'] ?? g['setTimeout']) as ((f: () => void) => unknown) | undefined
+  const setInterval = native(g['setInterval']) as ((f: () => void, ms: number) => unknown) | undefined
+  const clearInterval = native(g['clearInterval']) as ((id: unknown) => void) | undefined
   let warned = false
   return {
     global: g,

@@ -56,7 +56,9 @@ if (g[key] === undefined) {
       if (typeof result === 'object' && result !== null) registry.simulated.add(result)
       return result
     }
-    return Object.defineProperties(d, { name: { value: name } })
+    // The real function under the dispatcher, for a fake-timers clock's own native queues and
+    // yields (fake-timers/host.ts), which must reach Node's, never a simulation's.
+    return Object.defineProperties(d, { name: { value: name }, [Symbol.for('timing-wheel/native')]: { value: real } })
   }
   for (const name of ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'queueMicrotask'] as const) {
     const real = g[name]
