@@ -56,13 +56,14 @@ const settled = (run: Run, nodes: number): { leader: string | undefined; term: n
 
 describe.skipIf(!existsSync(preload))('tinyraft 1.0.1 as simulation hosts, unchanged (the preload line)', () => {
   it('at most one leader per term; a fault-free cluster settles on one leader and keeps it; heartbeats at real Node’s period within 1 ms', async () => {
-    const [real, ...sims] = await Promise.all([cluster('real', 1500), ...[1, 2, 3, 4].map((seed) => cluster('sim', 3000, seed))])
+    const [real, ...sims] = await Promise.all([cluster('real', 3000), ...[1, 2, 3, 4].map((seed) => cluster('sim', 3000, seed))])
     for (const run of [real!, ...sims]) {
       for (const [, leaders] of leadersByTerm(run)) expect(leaders.size).toBe(1)
       const end = settled(run, 5)
       expect(end).toBeDefined()
-      // Kept: nothing changes in the last second of the run.
-      expect(end!.at).toBeLessThan((run === real ? 1500 : 3000) - 1000)
+      // Kept: nothing changes in the last second of the run (a loaded machine can delay
+      // real Node's election by hundreds of ms, so the real run is as long as the simulated).
+      expect(end!.at).toBeLessThan(3000 - 1000)
     }
     // Simulated ms are whole: the period is the configured 50 ms; Node's is 50 and a
     // fraction (a repeat is armed from its callback's start, and libuv's ms timer).
