@@ -19,14 +19,7 @@ import { Application, ReflectionKind } from 'typedoc'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-const pending = [
-  'lib/simulation/',
-  'lib/testing/explore-schedules.ts',
-  'lib/testing/exploring-schedule.ts',
-  'lib/testing/clock-arb.ts',
-  'lib/testing/runtime-model.ts',
-  'lib/fake-timers/moves.ts',
-]
+const pending = []
 
 const checked =
   ReflectionKind.Function |
