@@ -88,7 +88,13 @@ export const history = <M>(source: Simulation<M> | ReadonlyArray<LogEntry<M>>): 
   return fromEvents(events)
 }
 
-/** What `assertLinearizable` says and writes on a counterexample. */
+/**
+ * What `assertLinearizable` says and writes on a counterexample.
+ *
+ * @example
+ * const options: AssertLinearizableOptions = { schedule, picture: 'store.html', timeout: 10_000 }
+ * Simulation.assertLinearizable(sim, keyValue(), options)
+ */
 export interface AssertLinearizableOptions extends CheckOptions {
   /** The fault schedule of the run, told in words in the error. */
   readonly schedule?: FaultSchedule

@@ -100,7 +100,12 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
   return h.context
 }
 
-/** The names of the hosts, in the order they were added. */
+/**
+ * The names of the hosts, in the order they were added.
+ *
+ * @example
+ * hosts(sim) // ['server', 'client']
+ */
 export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map((h) => h.name)
 
 /**
@@ -116,13 +121,27 @@ export const hosts = <M>(sim: Simulation<M>): readonly string[] => sim.order.map
  */
 export const host = <M>(sim: Simulation<M>, name: string): Host<M> => hostOf(sim, name).context
 
-/** What host `name`'s boot returned, for its current incarnation; `none` while it is crashed. */
+/**
+ * What host `name`'s boot returned, for its current incarnation; `none` while it is crashed.
+ *
+ * @example
+ * addHost(sim, 'server', () => ({ started: 0 }))
+ * state(sim, 'server') // some({ started: 0 })
+ * crash(sim, 'server')
+ * state(sim, 'server') // none
+ */
 export const state = <S = unknown, M = unknown>(sim: Simulation<M>, name: string): O.Option<S> => {
   const h = hostOf(sim as Simulation<unknown>, name)
   return h.up ? O.some(h.value as S) : O.none
 }
 
-/** Whether host `name` is up (not crashed) and whether it is paused. */
+/**
+ * Whether host `name` is up (not crashed) and whether it is paused.
+ *
+ * @example
+ * pause(sim, 'server')
+ * status(sim, 'server') // { up: true, paused: true }
+ */
 export const status = <M>(
   sim: Simulation<M>,
   name: string,
@@ -136,14 +155,25 @@ export const status = <M>(
   return { up: h.up, paused: h.paused }
 }
 
-/** Sets the host's message handler (one a host; a later call replaces it). */
+/**
+ * Sets the host's message handler (one a host; a later call replaces it).
+ *
+ * @example
+ * addHost(sim, 'server', (host) => onMessage(host, (from, message) => send(host, from, `echo ${message}`)))
+ */
 export const onMessage = <M>(host: Host<M>, handler: (from: string, message: M) => void): void => {
   const ctx = contextOf<M>(host)
   fn('handler', handler)
   if (live(ctx)) ctx.state.receive = handler
 }
 
-/** The host's own wall-clock time: what `Date.now()` reads in its code once installed (whole ms). */
+/**
+ * The host's own wall-clock time: what `Date.now()` reads in its code once installed (whole ms).
+ *
+ * @example
+ * addHost(sim, 'a', (host) => ({ booted: now(host) }), { offset: 250 })
+ * state(sim, 'a') // some({ booted: 250 }) on a simulation made at now 0
+ */
 export const now = <M>(host: Host<M>): number => {
   const h = contextOf(host).state
   return Math.floor(h.base + (host.sim.clock.now - h.anchor) * h.rate)
@@ -152,6 +182,10 @@ export const now = <M>(host: Host<M>): number => {
 /**
  * The host's monotonic clock (its `performance.now()`): ms since it was added, at its
  * drift, untouched by offset changes. What a lease or a timeout should be measured with.
+ *
+ * @example
+ * const started = monotonic(host)
+ * setTimeout(host, () => event(host, 'waited', monotonic(host) - started), 100) // logs 100
  */
 export const monotonic = <M>(host: Host<M>): number => {
   const h = contextOf(host).state
@@ -191,6 +225,9 @@ export const trueDelay = (h: HostState<unknown>, ms: number): number => Math.cei
  * Calls `f` after `ms` of the host's time (`ms / (1 + drift)` true ms, rounded up), unless
  * the host crashes first; a paused host runs it when it resumes. Returns an id for
  * `clearTimeout`. Throws `TimeOutOfRange` for `ms` outside [0, 2^31 - 1].
+ *
+ * @example
+ * const id = setTimeout(host, () => send(host, 'server', 'retry'), 500)
  */
 export const setTimeout = <M>(host: Host<M>, f: () => void, ms: number): number => {
   const ctx = contextOf<unknown>(host)
@@ -221,7 +258,12 @@ const armTimer = (sim: Simulation<unknown>, h: HostState<unknown>, id: number, d
   h.timers.set(id, sim.clock.setTimeout(step === delay ? fire : next, step))
 }
 
-/** Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late. */
+/**
+ * Calls `f` every `ms` of the host's time, re-armed as it starts (as Node's); a stall runs it once, late.
+ *
+ * @example
+ * setInterval(host, () => send(host, 'leader', 'heartbeat'), 50)
+ */
 export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number => {
   const ctx = contextOf<unknown>(host)
   fn('callback', f)
@@ -240,7 +282,13 @@ export const setInterval = <M>(host: Host<M>, f: () => void, ms: number): number
   return id
 }
 
-/** Cancels a timeout or interval of this host; an unknown id, or a crashed incarnation's context, is a no-op. */
+/**
+ * Cancels a timeout or interval of this host; an unknown id, or a crashed incarnation's context, is a no-op.
+ *
+ * @example
+ * const id = setTimeout(host, () => send(host, 'server', 'retry'), 500)
+ * onMessage(host, () => clearTimeout(host, id))
+ */
 export const clearTimeout = <M>(host: Host<M>, id: number): void => {
   const ctx = contextOf<unknown>(host)
   if (!live(ctx)) return
@@ -257,6 +305,10 @@ export const clearTimeout = <M>(host: Host<M>, id: number): void => {
  * Crashes host `name`: its timers and stalled work go, its messages in flight both ways
  * are dropped when they arrive, its state is gone; it stays down until `restart`. A no-op
  * on a crashed host.
+ *
+ * @example
+ * crash(sim, 'server')
+ * status(sim, 'server') // { up: false, paused: false }
  */
 export const crash = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
@@ -278,7 +330,14 @@ const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.value = undefined
 }
 
-/** Boots host `name` again with its boot function (crashing it first if it is up). Its clock keeps its skew. */
+/**
+ * Boots host `name` again with its boot function (crashing it first if it is up). Its clock keeps its skew.
+ *
+ * @example
+ * crash(sim, 'server')
+ * run(sim, 1000)
+ * restart(sim, 'server') // boots it again: a fresh state and handler
+ */
 export const restart = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
   fault(sim, 'restart', [name])
@@ -286,7 +345,14 @@ export const restart = <M>(sim: Simulation<M>, name: string): void => {
   bootHost(sim, h)
 }
 
-/** Stops the world on host `name`: nothing of it runs (its clock goes on) until `resume`. */
+/**
+ * Stops the world on host `name`: nothing of it runs (its clock goes on) until `resume`.
+ *
+ * @example
+ * pause(sim, 'server') // a GC pause: its timers and messages wait
+ * run(sim, 2000)
+ * resume(sim, 'server')
+ */
 export const pause = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
   fault(sim, 'pause', [name])
@@ -297,6 +363,11 @@ export const pause = <M>(sim: Simulation<M>, name: string): void => {
  * Resumes host `name`: what came due while it was paused runs, in order, one macrotask
  * each; a message stalled goes back on its link ahead of those still on the wire (or at
  * the head of the link's held messages if it is held), so links stay FIFO.
+ *
+ * @example
+ * pause(sim, 'server')
+ * run(sim, 2000)
+ * resume(sim, 'server') // what came due meanwhile runs now, in order
  */
 export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const h = hostOf(sim, name)
@@ -327,7 +398,13 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   }
 }
 
-/** Sets host `name`'s clock offset (host time minus true time, now) and drift, from now on; an omitted field keeps its value. */
+/**
+ * Sets host `name`'s clock offset (host time minus true time, now) and drift, from now on; an omitted field keeps its value.
+ *
+ * @example
+ * skew(sim, 'a', { offset: -5000 }) // its clock set back 5 s, drift unchanged
+ * skew(sim, 'a', { drift: 1e-4 }) // gains 0.1 ms a second from now
+ */
 export const skew = <M>(sim: Simulation<M>, name: string, to: Skew): void => {
   const h = hostOf(sim, name)
   const { offset, drift } = skewOf(to)

@@ -29,7 +29,13 @@ import { maxDelay } from './checks.js'
 import type { Registry } from './preload.js'
 import { type Host, type HostState, type Simulation, type SimulationOptions, build, checkOptions, now, runAsHost, trueDelay } from './simulation.js'
 
-/** `install`'s options: those of `create` but `clock`. */
+/**
+ * `install`'s options: those of `create` but `clock`.
+ *
+ * @example
+ * const options: InstallOptions = { seed: 7, now: Date.UTC(2024, 0, 1), onError: 'crash' }
+ * const sim = install(options)
+ */
 export type InstallOptions = Omit<SimulationOptions, 'clock'>
 
 const integerArrays = [
@@ -283,7 +289,13 @@ export const install = <M = unknown>(opts: InstallOptions): Simulation<M> => {
   return sim
 }
 
-/** Undoes `install`: the global's timers, `Date`, `Math.random` and `crypto` are the originals again. A no-op on a simulation not installed. */
+/**
+ * Undoes `install`: the global's timers, `Date`, `Math.random` and `crypto` are the originals again. A no-op on a simulation not installed.
+ *
+ * @example
+ * const sim = install({ seed: 7 })
+ * try { run(sim, 1000) } finally { uninstall(sim) } // the real Date and timers again
+ */
 export const uninstall = <M>(sim: Simulation<M>): void => {
   sim.uninstall?.()
 }

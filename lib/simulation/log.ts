@@ -18,6 +18,9 @@ import { type Direction, type Host, type Message, type Simulation, Context, simO
  * Why a message was not delivered: lost by the link, cut by a partition, an end crashed
  * while it was in flight, the receiver has no handler, or it was sent through a crashed
  * incarnation's context (`'stale'`: logged, never sent).
+ *
+ * @example
+ * const partitioned = messages(sim).filter((e) => e.outcome === 'dropped' && e.reason === 'partition').length
  */
 export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler' | 'stale'
 
@@ -78,7 +81,12 @@ export interface EventEntry {
   readonly data?: unknown
 }
 
-/** What a fault entry did: a fault or its undoing. */
+/**
+ * What a fault entry did: a fault or its undoing.
+ *
+ * @example
+ * const crashes = log(sim).filter((e) => e.kind === 'fault' && e.action === 'crash').length
+ */
 export type FaultAction = 'partition' | 'heal' | 'hold' | 'release' | 'crash' | 'restart' | 'pause' | 'resume' | 'skew' | 'link'
 
 /**

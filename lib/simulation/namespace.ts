@@ -1,6 +1,12 @@
 /**
  * The `Simulation` namespace: the functions of simulation.ts, install.ts and schedule.ts.
  *
+ * @example
+ * import { Simulation } from 'timing-wheel/simulation'
+ *
+ * const sim = Simulation.create<string>({ seed: 1 })
+ * Simulation.addHost(sim, 'client', (host) => Simulation.send(host, 'server', 'ping'))
+ *
  * @module
  */
 export {

@@ -216,6 +216,9 @@ const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => 
  * reordered as the link says, dropped if the link is partitioned now or on arrival, or if
  * either end crashes before it arrives. A crashed host's context sends nothing.
  * Throws `InvalidArgument` for an unknown host. Constant time.
+ *
+ * @example
+ * addHost(sim, 'client', (host) => send(host, 'server', 'ping'))
  */
 export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const ctx = contextOf<M>(host)
@@ -238,7 +241,15 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
 }
 
-/** Messages sent and not yet delivered or dropped: in flight, due, held or stalled. */
+/**
+ * Messages sent and not yet delivered or dropped: in flight, due, held or stalled.
+ *
+ * @example
+ * send(host(sim, 'client'), 'server', 'ping')
+ * inFlight(sim) // 1
+ * run(sim, 100)
+ * inFlight(sim) // 0
+ */
 export const inFlight = <M>(sim: Simulation<M>): number => {
   const s = sim as Simulation<unknown>
   let n = s.wire
@@ -257,7 +268,13 @@ export const links = <M>(sim: Simulation<M>, a: string, b: string, direction: un
   return oneWay || from === to ? [linkOf(sim, from, to)] : [linkOf(sim, from, to), linkOf(sim, to, from)]
 }
 
-/** Sets the latency, loss, duplication and reordering of the link from `a` to `b` and back (or one way); other fields stay. */
+/**
+ * Sets the latency, loss, duplication and reordering of the link from `a` to `b` and back (or one way); other fields stay.
+ *
+ * @example
+ * link(sim, 'a', 'b', { latency: { min: 50, max: 200 }, loss: 0.1 })
+ * link(sim, 'a', 'b', { reorder: 0.5 }, { oneWay: true }) // a to b only; its latency and loss stay
+ */
 export const link = <M>(sim: Simulation<M>, a: string, b: string, linkOptions: LinkOptions, direction?: Direction): void => {
   const ls = links(sim, a, b, direction)
   const params = ls.map((l) => linkParams(linkOptions, l))
@@ -265,13 +282,25 @@ export const link = <M>(sim: Simulation<M>, a: string, b: string, linkOptions: L
   linkFault(sim, 'link', a, b, direction)
 }
 
-/** Cuts the link between `a` and `b` (or from `a` to `b` only): messages sent or arriving while cut are dropped. */
+/**
+ * Cuts the link between `a` and `b` (or from `a` to `b` only): messages sent or arriving while cut are dropped.
+ *
+ * @example
+ * partition(sim, 'a', 'b') // both ways
+ * partition(sim, 'c', 'a', { oneWay: true }) // c's messages to a are dropped, a's to c arrive
+ */
 export const partition = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   for (const l of links(sim, a, b, direction)) l.partitioned = true
   linkFault(sim, 'partition', a, b, direction)
 }
 
-/** Heals the cut between `a` and `b` (or one way); without hosts, every cut. */
+/**
+ * Heals the cut between `a` and `b` (or one way); without hosts, every cut.
+ *
+ * @example
+ * heal(sim, 'a', 'b')
+ * heal(sim) // every cut
+ */
 export const heal = <M>(sim: Simulation<M>, a?: string, b?: string, direction?: Direction): void => {
   if (a === undefined && b === undefined) {
     for (const h of sim.order) for (const l of h.links) if (l !== undefined) l.partitioned = false
@@ -281,13 +310,27 @@ export const heal = <M>(sim: Simulation<M>, a?: string, b?: string, direction?: 
   linkFault(sim, 'heal', a as string, b as string, direction)
 }
 
-/** Holds the messages arriving on the link between `a` and `b` (or one way) until `release`. */
+/**
+ * Holds the messages arriving on the link between `a` and `b` (or one way) until `release`.
+ *
+ * @example
+ * hold(sim, 'a', 'b', { oneWay: true }) // a's messages to b wait
+ * run(sim, 1000)
+ * release(sim, 'a', 'b', { oneWay: true })
+ */
 export const hold = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   for (const l of links(sim, a, b, direction)) l.held = true
   linkFault(sim, 'hold', a, b, direction)
 }
 
-/** Releases a held link: its held messages arrive now, in the order they reached it, before any later message on the link. */
+/**
+ * Releases a held link: its held messages arrive now, in the order they reached it, before any later message on the link.
+ *
+ * @example
+ * hold(sim, 'a', 'b')
+ * run(sim, 1000)
+ * release(sim, 'a', 'b') // what reached the link meanwhile arrives now, in order
+ */
 export const release = <M>(sim: Simulation<M>, a: string, b: string, direction?: Direction): void => {
   const ls = links(sim, a, b, direction)
   linkFault(sim, 'release', a, b, direction)

@@ -18,7 +18,15 @@ import { TimingWheelError, show } from '../errors.js'
 import { fail, maxDelay, maxOffset } from './checks.js'
 import { type Simulation, checkDelay, crash, heal, hold, partition, pause, release, restart, resume, skew } from './simulation.js'
 
-/** One fault, undone `duration` ms after it starts `at`. */
+/**
+ * One fault, undone `duration` ms after it starts `at`.
+ *
+ * @example
+ * const faults: Fault[] = [
+ *   { kind: 'partition', at: 100, duration: 500, from: 'a', to: 'b', oneWay: false },
+ *   { kind: 'crash', at: 200, duration: 300, host: 'c' },
+ * ]
+ */
 export type Fault = LinkFault | HostFault | SkewFault
 
 /** What every fault has: when it starts, ms after the schedule is applied, and how long it lasts. */
@@ -29,7 +37,12 @@ interface Timing {
   readonly duration: number
 }
 
-/** A partition or hold of the link from `from` to `to`, and back unless `oneWay`. */
+/**
+ * A partition or hold of the link from `from` to `to`, and back unless `oneWay`.
+ *
+ * @example
+ * const f: LinkFault = { kind: 'hold', at: 100, duration: 500, from: 'a', to: 'b', oneWay: true }
+ */
 export interface LinkFault extends Timing {
   /** Cut the link, or hold what arrives on it. */
   readonly kind: 'partition' | 'hold'
@@ -41,7 +54,12 @@ export interface LinkFault extends Timing {
   readonly oneWay: boolean
 }
 
-/** A crash (restarted after) or a pause (resumed after) of `host`. */
+/**
+ * A crash (restarted after) or a pause (resumed after) of `host`.
+ *
+ * @example
+ * const f: HostFault = { kind: 'pause', at: 100, duration: 2000, host: 'leader' }
+ */
 export interface HostFault extends Timing {
   /** Crash or pause. */
   readonly kind: 'crash' | 'pause'
@@ -49,7 +67,12 @@ export interface HostFault extends Timing {
   readonly host: string
 }
 
-/** `host`'s clock moved by `offset` ms and drifting by `driftPpm`, restored after. */
+/**
+ * `host`'s clock moved by `offset` ms and drifting by `driftPpm`, restored after.
+ *
+ * @example
+ * const f: SkewFault = { kind: 'skew', at: 0, duration: 1000, host: 'a', offset: -5000, driftPpm: 100 }
+ */
 export interface SkewFault extends Timing {
   /** Skew. */
   readonly kind: 'skew'
@@ -61,7 +84,13 @@ export interface SkewFault extends Timing {
   readonly driftPpm: number
 }
 
-/** A simulation seed and the faults to apply. */
+/**
+ * A simulation seed and the faults to apply.
+ *
+ * @example
+ * const schedule: FaultSchedule = { seed: 1, faults: [{ kind: 'crash', at: 100, duration: 50, host: 'a' }] }
+ * const sim = create({ seed: schedule.seed })
+ */
 export interface FaultSchedule {
   /** The seed to make the simulation with. */
   readonly seed: number
@@ -69,7 +98,13 @@ export interface FaultSchedule {
   readonly faults: readonly Fault[]
 }
 
-/** What `faultScheduleArb` draws from. */
+/**
+ * What `faultScheduleArb` draws from.
+ *
+ * @example
+ * const opts: FaultScheduleOptions = { hosts: ['a', 'b', 'c'], window: 5000, maxFaults: 2, kinds: ['partition', 'crash'] }
+ * const schedules = faultScheduleArb(opts)
+ */
 export interface FaultScheduleOptions {
   /** The hosts faults may strike (at least one; two for partitions and holds). */
   readonly hosts: readonly string[]
@@ -176,7 +211,13 @@ const withDescription = (s: FaultSchedule): FaultSchedule =>
 
 const arrow = (f: { from: string; to: string; oneWay: boolean }): string => `${f.from} ${f.oneWay ? '->' : '<->'} ${f.to}`
 
-/** One fault in words: who, what, when. */
+/**
+ * One fault in words: who, what, when.
+ *
+ * @example
+ * describeFault({ kind: 'crash', at: 100, duration: 50, host: 'a' })
+ * // 'at 100 ms: crash a for 50 ms, restarted at 150 ms'
+ */
 export const describeFault = (f: Fault): string => {
   const end = f.at + f.duration
   switch (f.kind) {
@@ -195,7 +236,13 @@ export const describeFault = (f: Fault): string => {
   }
 }
 
-/** The schedule in words, a line a fault, times from when it was applied. */
+/**
+ * The schedule in words, a line a fault, times from when it was applied.
+ *
+ * @example
+ * describeSchedule({ seed: 1, faults: [{ kind: 'crash', at: 100, duration: 50, host: 'a' }] })
+ * // 'seed 1, 1 fault:\n  at 100 ms: crash a for 50 ms, restarted at 150 ms'
+ */
 export const describeSchedule = (s: FaultSchedule): string =>
   [`seed ${s.seed}, ${s.faults.length} fault${s.faults.length === 1 ? '' : 's'}${s.faults.length === 0 ? '' : ':'}`, ...s.faults.map((f) => `  ${describeFault(f)}`)].join('\n')
 

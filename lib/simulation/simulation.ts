@@ -109,11 +109,21 @@ export const create = <M = unknown>(opts: SimulationOptions): Simulation<M> => {
 
 // Randomness and fault points.
 
-/** A float in [0, 1) from the simulation's generator. */
+/**
+ * A float in [0, 1) from the simulation's generator.
+ *
+ * @example
+ * const jitter = Math.floor(random(host) * 100) // the same every run of the seed
+ */
 export const random = <M>(source: Simulation<M> | Host<M>): number =>
   Random.float(simOf<unknown>(source).random)
 
-/** An integer in [min, max] from the simulation's generator; throws `InvalidArgument` unless both are safe integers, min <= max. */
+/**
+ * An integer in [min, max] from the simulation's generator; throws `InvalidArgument` unless both are safe integers, min <= max.
+ *
+ * @example
+ * const timeout = integer(host, 150, 300) // an election timeout, drawn from the seed
+ */
 export const integer = <M>(source: Simulation<M> | Host<M>, min: number, max: number): number => {
   const sim = simOf<unknown>(source)
   if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max < min) {
@@ -127,6 +137,10 @@ export const integer = <M>(source: Simulation<M> | Host<M>, min: number, max: nu
  * simulation was made with `buggify`; otherwise the point is enabled for the whole run
  * with chance `activate` the first time it is asked (or as `setFault` set it), and an
  * enabled point fires with chance `fire` each time.
+ *
+ * @example
+ * if (buggify(host, 'slow disk')) setTimeout(host, reply, 1000)
+ * else reply()
  */
 export const buggify = <M>(source: Simulation<M> | Host<M>, name: string): boolean => {
   const sim = simOf<unknown>(source)
@@ -140,7 +154,13 @@ export const buggify = <M>(source: Simulation<M> | Host<M>, name: string): boole
   return Random.chance(sim.random, p)
 }
 
-/** Fixes fault point `name` to fire with chance `p` each time it is asked, buggify on or off. */
+/**
+ * Fixes fault point `name` to fire with chance `p` each time it is asked, buggify on or off.
+ *
+ * @example
+ * setFault(sim, 'slow disk', 1) // fires every time it is asked
+ * setFault(sim, 'drop ack', 0) // never
+ */
 export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void => {
   if (typeof name !== 'string') fail('InvalidArgument', `fault point ${show(name)} is not a string`)
   ;(sim as Simulation<unknown>).faults.set(name, probability(`fault point ${show(name)}'s chance`, p))
@@ -148,7 +168,13 @@ export const setFault = <M>(sim: Simulation<M>, name: string, p: number): void =
 
 // Running.
 
-/** Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock. */
+/**
+ * Runs the simulation `ms` forward (`clock.tick`): timers, messages and microtasks of the fake clock.
+ *
+ * @example
+ * addHost(sim, 'client', (host) => send(host, 'server', 'ping'))
+ * run(sim, 1000) // 1 s of simulated time, at once
+ */
 export const run = <M>(sim: Simulation<M>, ms: number): void => {
   const checked = checkDelayLong(ms)
   throwAsyncFailure(sim)
@@ -193,7 +219,13 @@ const quiet = <M>(sim: Simulation<M>): boolean => inFlight(sim) === 0 && sim.ord
  */
 export const runUntilQuiet = <M>(sim: Simulation<M>, within: number): O.Option<number> => runUntil(sim, () => quiet(sim), within)
 
-/** The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code. */
+/**
+ * The same, letting promises settle between timers (`clock.tickAsync`): for `async` host code.
+ *
+ * @example
+ * addHost(sim, 'client', (host) => { void fetchConfig(host).then((c) => event(host, 'config', c)) })
+ * await runAsync(sim, 1000)
+ */
 export const runAsync = async <M>(sim: Simulation<M>, ms: number): Promise<void> => {
   const checked = checkDelayLong(ms)
   throwAsyncFailure(sim)

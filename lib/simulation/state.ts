@@ -24,7 +24,13 @@ import { fail } from './checks.js'
 import type { LogEntry } from './log.js'
 import type { Arrivals } from './arrivals.js'
 
-/** A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed. */
+/**
+ * A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed.
+ *
+ * @example
+ * const fixed: Latency = 5
+ * const uniform: Latency = { min: 10, max: 30 } // a whole ms in [10, 30], drawn from the seed
+ */
 export type Latency =
   | number
   | {
@@ -34,7 +40,13 @@ export type Latency =
       readonly max: number
     }
 
-/** What a directed link does to the messages on it. Probabilities are in [0, 1]. */
+/**
+ * What a directed link does to the messages on it. Probabilities are in [0, 1].
+ *
+ * @example
+ * const lossy: LinkOptions = { latency: { min: 5, max: 50 }, loss: 0.05, duplicate: 0.01, reorder: 0.1 }
+ * link(sim, 'a', 'b', lossy)
+ */
 export interface LinkOptions {
   /** Default 1 ms. */
   readonly latency?: Latency
@@ -46,7 +58,13 @@ export interface LinkOptions {
   readonly reorder?: number
 }
 
-/** A host's clock: `offset` ms ahead of true time, running `1 + drift` times as fast. */
+/**
+ * A host's clock: `offset` ms ahead of true time, running `1 + drift` times as fast.
+ *
+ * @example
+ * const fast: Skew = { offset: 250, drift: 1e-4 } // 250 ms ahead, gaining 0.1 ms a second
+ * addHost(sim, 'a', boot, fast)
+ */
 export interface Skew {
   /** ms, default 0. */
   readonly offset?: number
@@ -54,7 +72,12 @@ export interface Skew {
   readonly drift?: number
 }
 
-/** FoundationDB's BUGGIFY: a fault point is enabled for the run with `activate`'s chance when first asked, then fires with `fire`'s chance each time. */
+/**
+ * FoundationDB's BUGGIFY: a fault point is enabled for the run with `activate`'s chance when first asked, then fires with `fire`'s chance each time.
+ *
+ * @example
+ * const sim = create({ seed: 1, buggify: { activate: 0.5, fire: 0.1 } })
+ */
 export interface BuggifyOptions {
   /** The chance a point is enabled for the run, decided when first asked; default 0.25. */
   readonly activate?: number
@@ -62,7 +85,13 @@ export interface BuggifyOptions {
   readonly fire?: number
 }
 
-/** What `create` and `install` take; only `seed` is required. */
+/**
+ * What `create` and `install` take; only `seed` is required.
+ *
+ * @example
+ * const options: SimulationOptions = { seed: 42, now: Date.UTC(2024, 0, 1), network: { latency: 5 }, onError: 'crash' }
+ * const sim = create<string>(options)
+ */
 export interface SimulationOptions {
   /** The seed of every random choice: an integer in [-2^31, 2^31 - 1]. */
   readonly seed: number
@@ -100,10 +129,22 @@ export interface SimulationOptions {
   readonly onError?: ErrorPolicy
 }
 
-/** What an error thrown by host code does: see `SimulationOptions.onError`. */
+/**
+ * What an error thrown by host code does: see `SimulationOptions.onError`.
+ *
+ * @example
+ * const sim = create({ seed: 1, onError: 'record' }) // host code's errors are logged as events 'uncaught'
+ */
 export type ErrorPolicy = 'fail' | 'crash' | 'record'
 
-/** A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`. */
+/**
+ * A host's handle to its own incarnation: pass it to `send`, `setTimeout`, `now`, `random`, `buggify`.
+ *
+ * @example
+ * addHost(sim, 'client', (host: Host<string>) => {
+ *   setTimeout(host, () => send(host, 'server', `hello from ${host.name}`), 10)
+ * })
+ */
 export interface Host<M = unknown> {
   /** The host's name. */
   readonly name: string
@@ -115,7 +156,17 @@ export interface Host<M = unknown> {
   readonly incarnation: number
 }
 
-/** Builds a host's state and behaviour; run at `addHost` and at every restart. */
+/**
+ * Builds a host's state and behaviour; run at `addHost` and at every restart.
+ *
+ * @example
+ * const counter: Boot<string, { count: number }> = (host) => {
+ *   const s = { count: 0 }
+ *   onMessage(host, () => { s.count++ })
+ *   return s
+ * }
+ * addHost(sim, 'counter', counter)
+ */
 export type Boot<M, S> = (host: Host<M>) => S
 
 /** @internal */
@@ -192,6 +243,10 @@ export type Enter = <R>(host: Host<unknown>, f: () => R) => R
 /**
  * What the simulation needs of its clock: any fake-timers clock has it (this package's,
  * `@sinonjs/fake-timers`', clockArb's exploring clock).
+ *
+ * @example
+ * const clock: SimulationClock = FakeTimers.createClock() // @sinonjs/fake-timers' clock
+ * const sim = create({ seed: 1, clock })
  */
 export interface SimulationClock {
   /** The true time, ms. */
@@ -206,7 +261,13 @@ export interface SimulationClock {
   tickAsync(ms: number): Promise<unknown>
 }
 
-/** A simulation of messages of type `M`. Made by `create` or `install`. */
+/**
+ * A simulation of messages of type `M`. Made by `create` or `install`.
+ *
+ * @example
+ * const sim: Simulation<string> = create<string>({ seed: 1 })
+ * sim.clock.now // 0
+ */
 export interface Simulation<M = unknown> {
   /** The clock everything runs on: to use all of a fake-timers clock, make it and pass it as `clock`. */
   readonly clock: SimulationClock
@@ -250,7 +311,12 @@ export interface Simulation<M = unknown> {
   settle: (() => Promise<void>) | undefined
 }
 
-/** Which way a link operation goes: both by default, or `from` to `to` only. */
+/**
+ * Which way a link operation goes: both by default, or `from` to `to` only.
+ *
+ * @example
+ * partition(sim, 'a', 'b', { oneWay: true }) // a's messages to b are cut, b's to a arrive
+ */
 export interface Direction {
   /** Only the link from the first host to the second; default false (both ways). */
   readonly oneWay?: boolean
