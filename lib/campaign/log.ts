@@ -47,7 +47,7 @@ const clip = (text: string, max = 80): string => (text.length <= max ? text : `$
  *
  * @example
  * Simulation.log(sim).map(Campaign.describeEntry)
- * // ['at 0 ms: host a added (offset 0 ms, drift 0)', …, 'at 20 ms: message #0 b -> a "ping", sent at 0 ms, delivered']
+ * // ['at 0 ms: host a added (offset 0 ms, drift 0)', …, 'at 20 ms: message #1 b -> a "ping", sent at 0 ms, delivered']
  */
 export const describeEntry = (e: Entry): string => {
   switch (e.kind) {
