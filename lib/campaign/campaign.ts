@@ -30,7 +30,12 @@ import { type Simulation, checkDelay, heal, hosts, log, release, restart, resume
 import { type Difference, type Entry, firstDifference } from './log.js'
 import type { FailureMark, Panel } from './picture.js'
 
-/** What `check` says: nothing (all is well), the failure in words, or the words and the true time it happened. */
+/**
+ * What `check` says: nothing (all is well), the failure in words, or the words and the true time it happened.
+ *
+ * @example
+ * const check = (): Verdict => (leaders(sim).length > 1 ? { message: 'two leaders', at: sim.clock.now } : undefined)
+ */
 export type Verdict =
   | string
   | {
@@ -41,7 +46,16 @@ export type Verdict =
     }
   | undefined
 
-/** One run, as `setup` builds it. */
+/**
+ * One run, as `setup` builds it.
+ *
+ * @example
+ * const setup = (schedule: FaultSchedule): Run<Msg> => {
+ *   const sim = Simulation.create<Msg>({ seed: schedule.seed })
+ *   // add the hosts…
+ *   return { sim, check: () => observer.violation, progress: () => observer.grants }
+ * }
+ */
 export interface Run<M> {
   /** The simulation, made with the schedule's seed and its hosts added; the campaign applies the schedule and runs it. */
   readonly sim: Simulation<M>
@@ -51,7 +65,19 @@ export interface Run<M> {
   readonly progress?: () => number
 }
 
-/** What `define` takes. */
+/**
+ * What `define` takes.
+ *
+ * @example
+ * const options: CampaignOptions<Msg> = {
+ *   faults: { hosts: ['lock', 'n1', 'n2'], window: 2500, maxFaults: 4 },
+ *   duration: 3000,
+ *   checkEvery: 100,
+ *   liveness: { within: 2000 },
+ *   setup,
+ * }
+ * export default Campaign.define(options)
+ */
 export interface CampaignOptions<M> {
   /** The faults to draw from (`faultScheduleArb`'s options); `kinds` is the pool the swarm picks from (default all five). */
   readonly faults: FaultScheduleOptions
@@ -76,7 +102,13 @@ export interface CampaignOptions<M> {
   readonly accept?: (fault: Fault) => boolean
 }
 
-/** One draw of a seed: the fault kinds the swarm turned on and the schedule over them. */
+/**
+ * One draw of a seed: the fault kinds the swarm turned on and the schedule over them.
+ *
+ * @example
+ * const [draw] = fc.sample(campaign.arbitrary, { seed: 7, numRuns: 1 })
+ * draw!.kinds // the kinds seed 7 turned on, such as ['crash', 'skew']
+ */
 export interface Draw {
   /** The fault kinds this seed may use. */
   readonly kinds: ReadonlyArray<Fault['kind']>
@@ -84,7 +116,13 @@ export interface Draw {
   readonly schedule: FaultSchedule
 }
 
-/** A campaign made by `define`: the options, checked, and the arbitrary of draws. */
+/**
+ * A campaign made by `define`: the options, checked, and the arbitrary of draws.
+ *
+ * @example
+ * const campaign: CampaignT<Msg> = Campaign.define(options)
+ * fc.sample(campaign.arbitrary, 3) // three draws: kinds and schedules
+ */
 export interface Campaign<M = unknown> {
   /** The options it was made with. */
   readonly options: CampaignOptions<M>
@@ -92,13 +130,25 @@ export interface Campaign<M = unknown> {
   readonly arbitrary: fc.Arbitrary<Draw>
 }
 
-/** A run's failure: which phase, in words, and when. */
+/**
+ * A run's failure: which phase, in words, and when.
+ *
+ * @example
+ * const failure: RunFailure | undefined = Campaign.play(campaign, draw).failure
+ * if (failure) console.log(`${failure.phase} at ${failure.at} ms: ${failure.message}`)
+ */
 export interface RunFailure extends FailureMark {
   /** Safety (`check`) or liveness (no progress after the faults were healed). */
   readonly phase: 'safety' | 'liveness'
 }
 
-/** How one run went: the failure if any, and the log and hosts for the picture. */
+/**
+ * How one run went: the failure if any, and the log and hosts for the picture.
+ *
+ * @example
+ * const outcome: Outcome = Campaign.play(campaign, draw)
+ * const html = Campaign.picture(outcome.log, { hosts: outcome.hosts, ...(outcome.failure && { failure: outcome.failure }) })
+ */
 export interface Outcome {
   /** The failure, or `undefined`. */
   readonly failure: RunFailure | undefined
@@ -108,7 +158,13 @@ export interface Outcome {
   readonly hosts: readonly string[]
 }
 
-/** A failing seed, as the failures file holds it (one JSON line each, with the runner's `shard` and `replay`). */
+/**
+ * A failing seed, as the failures file holds it (one JSON line each, with the runner's `shard` and `replay`).
+ *
+ * @example
+ * const failure: Failure | undefined = Campaign.trial(campaign, 42).failure
+ * if (failure) console.log(failure.failure, failure.shrunk?.faults ?? failure.faults)
+ */
 export interface Failure {
   /** The campaign seed: `--seed` replays it. */
   readonly seed: number
@@ -198,7 +254,13 @@ export const define = <M>(options: CampaignOptions<M>): Campaign<M> => {
   return Object.defineProperty({ options, arbitrary }, brand, { value: true })
 }
 
-/** Whether `value` is a campaign `define` made (in this copy of the package or another). */
+/**
+ * Whether `value` is a campaign `define` made (in this copy of the package or another).
+ *
+ * @example
+ * const { default: campaign } = await import('./lease.campaign.js')
+ * if (!Campaign.isCampaign(campaign)) throw new Error('the default export is not Campaign.define(…)')
+ */
 export const isCampaign = (value: unknown): value is Campaign =>
   typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true
 
@@ -267,7 +329,13 @@ export const play = <M>(campaign: Campaign<M>, draw: Draw): Outcome => {
   }
 }
 
-/** A seed's trial: its failure (undefined when it passed), and the run to draw (the shrunk one, if shrunk). */
+/**
+ * A seed's trial: its failure (undefined when it passed), and the run to draw (the shrunk one, if shrunk).
+ *
+ * @example
+ * const { failure, shown }: Trial = Campaign.trial(campaign, 42)
+ * if (failure && shown) writeFileSync('seed-42.html', Campaign.picture(shown.log, { hosts: shown.hosts }))
+ */
 export interface Trial {
   /** The seed. */
   readonly seed: number

@@ -7,7 +7,13 @@
  */
 import type { LogEntry, MessageEntry } from '../simulation/simulation.js'
 
-/** One entry of a simulation's log, of any message type. */
+/**
+ * One entry of a simulation's log, of any message type.
+ *
+ * @example
+ * const entries: readonly Entry[] = Simulation.log(sim)
+ * entries.map(Campaign.describeEntry)
+ */
 export type Entry = LogEntry<unknown>
 
 /** Whether the entry is a message's. */
@@ -36,7 +42,13 @@ export const canonical = (value: unknown): string => {
 
 const clip = (text: string, max = 80): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
 
-/** The entry in words: what happened, to whom, when (true time). */
+/**
+ * The entry in words: what happened, to whom, when (true time).
+ *
+ * @example
+ * Simulation.log(sim).map(Campaign.describeEntry)
+ * // ['at 0 ms: host a added (offset 0 ms, drift 0)', …, 'at 20 ms: message #1 b -> a "ping", sent at 0 ms, delivered']
+ */
 export const describeEntry = (e: Entry): string => {
   switch (e.kind) {
     case 'message': {
@@ -54,7 +66,13 @@ export const describeEntry = (e: Entry): string => {
   }
 }
 
-/** Where two logs of one seed part: the first index whose entries differ, in words. */
+/**
+ * Where two logs of one seed part: the first index whose entries differ, in words.
+ *
+ * @example
+ * const d: Difference | undefined = Campaign.firstDifference(first.log, second.log)
+ * if (d) console.log(`entry ${d.index}: ${d.first}\n      vs ${d.second}`)
+ */
 export interface Difference {
   /** The index of the first entry that differs (or that one log lacks). */
   readonly index: number
@@ -64,7 +82,12 @@ export interface Difference {
   readonly second: string
 }
 
-/** The first entry at which two logs differ, or `undefined` when they are equal. */
+/**
+ * The first entry at which two logs differ, or `undefined` when they are equal.
+ *
+ * @example
+ * Campaign.firstDifference(Campaign.play(campaign, draw).log, Campaign.play(campaign, draw).log) // undefined: the draw replays
+ */
 export const firstDifference = (a: readonly Entry[], b: readonly Entry[]): Difference | undefined => {
   const n = Math.max(a.length, b.length)
   for (let i = 0; i < n; i++) {

@@ -3,6 +3,13 @@
  * running it on worker threads (runner.ts), seeds and shards (seeds.ts), pictures
  * (picture.ts) and the command line (cli.ts).
  *
+ * @example
+ * import { Campaign } from 'timing-wheel/campaign'
+ *
+ * const campaign = Campaign.define({ faults: { hosts: ['a', 'b'], window: 1000 }, duration: 2000, setup })
+ * const { failure } = Campaign.trial(campaign, 42) // one seed, in this thread
+ * const summary = await Campaign.runCampaign({ file: 'lease.campaign.ts', seeds: Campaign.parseSeeds('0..999') })
+ *
  * @module
  */
 export { define, isCampaign, play, trial } from './campaign.js'

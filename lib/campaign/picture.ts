@@ -18,7 +18,12 @@
 import type { Entry } from './log.js'
 import { describeEntry, isMessage } from './log.js'
 
-/** A second view of the same run on the same page: an HTML fragment, or a function of the log that returns one. */
+/**
+ * A second view of the same run on the same page: an HTML fragment, or a function of the log that returns one.
+ *
+ * @example
+ * const panel: Panel = { title: 'Events', html: (log) => `<p>${log.filter((e) => e.kind === 'event').length} events</p>` }
+ */
 export interface Panel {
   /** Its heading. */
   readonly title: string
@@ -26,7 +31,13 @@ export interface Panel {
   readonly html: string | ((log: readonly Entry[]) => string)
 }
 
-/** A failure and its true time, as the picture marks it. */
+/**
+ * A failure and its true time, as the picture marks it.
+ *
+ * @example
+ * const failure: FailureMark = { message: 'two leaders', at: 1234 }
+ * Campaign.picture(Simulation.log(sim), { failure })
+ */
 export interface FailureMark {
   /** The failure in words. */
   readonly message: string
@@ -34,7 +45,13 @@ export interface FailureMark {
   readonly at: number
 }
 
-/** What `picture` draws besides the log. */
+/**
+ * What `picture` draws besides the log.
+ *
+ * @example
+ * const options: PictureOptions = { title: 'seed 7', details: ['partition n1 <-> n2 at 300 ms for 800 ms'], hosts: ['lock', 'n1', 'n2'] }
+ * writeFileSync('seed-7.html', Campaign.picture(Simulation.log(sim), options))
+ */
 export interface PictureOptions {
   /** The page's title; default "Simulation run". */
   readonly title?: string
@@ -48,7 +65,12 @@ export interface PictureOptions {
   readonly panels?: readonly Panel[]
 }
 
-/** Text made safe for HTML (element content and quoted attributes). */
+/**
+ * Text made safe for HTML (element content and quoted attributes).
+ *
+ * @example
+ * Campaign.escapeHtml('<b title="x">&</b>') // '&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
+ */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 

@@ -4,10 +4,23 @@
  * Time left is the seeds left at the rate so far, or the time budget left.
  */
 
-/** How progress shows: `auto` is a bar on a terminal and lines elsewhere. */
+/**
+ * How progress shows: `auto` is a bar on a terminal and lines elsewhere.
+ *
+ * @example
+ * const mode: ProgressMode = process.env.CI ? 'lines' : 'auto'
+ * await Campaign.runCampaign({ file: 'lease.campaign.ts', progress: mode })
+ */
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'none'
 
-/** Where progress goes: a stream, with `isTTY` when it is a terminal. */
+/**
+ * Where progress goes: a stream, with `isTTY` when it is a terminal.
+ *
+ * @example
+ * const lines: string[] = []
+ * const stream: ProgressStream = { write: (text) => lines.push(text) } // no isTTY: `auto` writes lines
+ * Campaign.reporter('auto', stream, { total: 100 }).finish(100, 0) // lines: ['100/100 seeds, … seeds/s, 0 failures, …\n']
+ */
 export interface ProgressStream {
   /** Writes text. */
   write(text: string): unknown
@@ -15,7 +28,14 @@ export interface ProgressStream {
   readonly isTTY?: boolean
 }
 
-/** What the runner tells the reporter. */
+/**
+ * What the runner tells the reporter.
+ *
+ * @example
+ * const progress: Progress = Campaign.reporter('lines', process.stderr, { total: 1000 })
+ * progress.update(250, 1) // at most one line every 5 s
+ * progress.finish(1000, 1)
+ */
 export interface Progress {
   /** Seeds done and failures so far. */
   update(done: number, failures: number): void

@@ -21,7 +21,13 @@ import { type ProgressMode, type ProgressStream, reporter } from './progress.js'
 import { type SeedRange, type Shard, checkRange, checkShard, shardSeeds, shardSize, showShard, wholeCampaign } from './seeds.js'
 import type { Result, Task } from './worker.js'
 
-/** What `runCampaign` takes; only `file` is required. */
+/**
+ * What `runCampaign` takes; only `file` is required.
+ *
+ * @example
+ * const options: RunOptions = { file: 'lease.campaign.ts', time: 10 * 60_000, shard: { index: 2, count: 4 }, pictures: false }
+ * await Campaign.runCampaign(options)
+ */
 export interface RunOptions {
   /** The campaign file (.js, .mjs, or .ts through tsx). */
   readonly file: string
@@ -47,7 +53,13 @@ export interface RunOptions {
   readonly onSeed?: (seed: number, failed: boolean) => void
 }
 
-/** A failure as the failures file holds it: the seed's failure, the shard that found it, how to replay it, its picture. */
+/**
+ * A failure as the failures file holds it: the seed's failure, the shard that found it, how to replay it, its picture.
+ *
+ * @example
+ * const records: FailureRecord[] = readFileSync('campaign-failures.jsonl', 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+ * for (const r of records) console.log(r.seed, r.shard, r.replay)
+ */
 export interface FailureRecord extends Failure {
   /** The shard that ran the seed, `i/n`. */
   readonly shard: string
@@ -59,7 +71,13 @@ export interface FailureRecord extends Failure {
   readonly commit?: string
 }
 
-/** What a campaign did. */
+/**
+ * What a campaign did.
+ *
+ * @example
+ * const summary: Summary = await Campaign.runCampaign({ file: 'lease.campaign.ts', seeds: { first: 0, last: 999 } })
+ * console.log(`${summary.seeds} seeds in ${summary.elapsed} ms, ${summary.failures.length} failures`)
+ */
 export interface Summary {
   /** Seeds run. */
   readonly seeds: number

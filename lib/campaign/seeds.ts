@@ -12,7 +12,12 @@
  */
 import { TimingWheelError, show } from '../errors.js'
 
-/** Seeds from `first` to `last` inclusive; without `last`, until the campaign's time is up. */
+/**
+ * Seeds from `first` to `last` inclusive; without `last`, until the campaign's time is up.
+ *
+ * @example
+ * const range: SeedRange = Campaign.parseSeeds('1000..') // { first: 1000 }: run with a time budget
+ */
 export interface SeedRange {
   /** The first seed, an integer in [0, 2^31 - 1]. */
   readonly first: number
@@ -20,7 +25,12 @@ export interface SeedRange {
   readonly last?: number
 }
 
-/** Shard `index` of `count` (both from 1), the `--shard i/n` of Vitest, Jest and Playwright. */
+/**
+ * Shard `index` of `count` (both from 1), the `--shard i/n` of Vitest, Jest and Playwright.
+ *
+ * @example
+ * const shard: Shard = Campaign.parseShard('2/4') // { index: 2, count: 4 }
+ */
 export interface Shard {
   /** Which shard, in [1, count]. */
   readonly index: number
@@ -115,7 +125,13 @@ export const parseDuration = (text: unknown): number => {
     : bad(`time ${show(text)} is not a duration from 1ms to 168h, such as "10m", "90s" or "1h30m"`)
 }
 
-/** How many seeds the shard runs, or `undefined` for a range with no end. */
+/**
+ * How many seeds the shard runs, or `undefined` for a range with no end.
+ *
+ * @example
+ * Campaign.shardSize({ first: 0, last: 9 }, { index: 2, count: 3 }) // 3: seeds 1, 4 and 7
+ * Campaign.shardSize({ first: 0 }, { index: 1, count: 1 })          // undefined
+ */
 export const shardSize = (range: SeedRange, shard: Shard): number | undefined =>
   range.last === undefined ? undefined : Math.max(0, Math.floor((range.last - range.first - (shard.index - 1)) / shard.count) + 1)
 

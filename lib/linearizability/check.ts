@@ -35,7 +35,13 @@ import { TimingWheelError, show } from '../errors.js'
 import { type History, type Operation, type Outcome, fromOperations } from './history.js'
 import { type Model, complete } from './model.js'
 
-/** How long the checker may search. */
+/**
+ * How long the checker may search.
+ *
+ * @example
+ * const options: CheckOptions = { timeout: 10_000, allFailures: false }
+ * checkLinearizable(history, casRegister(), options).kind // 'ok', 'illegal', or 'unknown' after 10 s
+ */
 export interface CheckOptions {
   /** ms of search in all before the answer is `unknown`; default: no limit. */
   readonly timeout?: number

@@ -29,10 +29,21 @@
  */
 import { TimingWheelError, show } from '../errors.js'
 
-/** Who called: a Jepsen process number or a client's name. */
+/**
+ * Who called: a Jepsen process number or a client's name.
+ *
+ * @example
+ * const clients: Process[] = [0, 1, 'n1-client']
+ */
 export type Process = number | string
 
-/** How an operation ended: Jepsen's `:ok`, `:fail` and `:info`. */
+/**
+ * How an operation ended: Jepsen's `:ok`, `:fail` and `:info`.
+ *
+ * @example
+ * const timedOut: Outcome = 'info' // may or may not have happened: open to the end of the history
+ * fromOperations([{ process: 0, input: { f: 'write', value: 1 }, output: undefined, outcome: timedOut, call: 0 }])
+ */
 export type Outcome = 'ok' | 'fail' | 'info'
 
 /**

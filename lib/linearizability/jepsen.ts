@@ -9,6 +9,19 @@
  * their colon, `nil` as `null`. EDN values are parsed by edn-data. Lines of the nemesis
  * (a process that is not a number) and log lines of other loggers are skipped; a stamp is
  * the line's `:time` when it has one, otherwise its line number.
+ *
+ * @example
+ * import { Jepsen, checkLinearizable, register } from 'timing-wheel/linearizability'
+ *
+ * const history = Jepsen.readEdn([
+ *   '{:type :invoke, :f :write, :value 1, :process 0, :time 0}',
+ *   '{:type :ok, :f :write, :value 1, :process 0, :time 5}',
+ *   '{:type :invoke, :f :read, :value nil, :process 1, :time 6}',
+ *   '{:type :ok, :f :read, :value 1, :process 1, :time 9}',
+ * ].join('\n'))
+ * checkLinearizable(history, register()).kind // 'ok'
+ *
+ * @module
  */
 import { parseEDNString } from 'edn-data'
 import { TimingWheelError, show } from '../errors.js'

@@ -59,7 +59,13 @@ export interface Model<S, I = unknown, O = unknown> {
   readonly describeState?: (state: S) => string
 }
 
-/** A Jepsen-shaped operation: a function name, a key for maps, a value. */
+/**
+ * A Jepsen-shaped operation: a function name, a key for maps, a value.
+ *
+ * @example
+ * const put: JepsenOp = { f: 'put', key: 'x', value: 1 }
+ * fromOperations<JepsenOp, JepsenOp>([{ process: 0, input: put, output: put, outcome: 'ok', call: 0, return: 3 }])
+ */
 export interface JepsenOp {
   /** The function: read, write, cas, get, put, append, add, enqueue, dequeue. */
   readonly f: string

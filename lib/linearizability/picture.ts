@@ -19,7 +19,13 @@ import type { CheckResult } from './check.js'
 import { fromOperations, type History } from './history.js'
 import { type Model, complete } from './model.js'
 
-/** What a picture says besides the history. */
+/**
+ * What a picture says besides the history.
+ *
+ * @example
+ * const options: PictureOptions = { title: 'etcd 000', notes: ['partition n1 <-> n2 at 300 ms'] }
+ * writeFileSync('history.html', picture(history, casRegister(), checkLinearizable(history, casRegister()), options))
+ */
 export interface PictureOptions {
   /** The page's title; default "Linearizability". */
   readonly title?: string

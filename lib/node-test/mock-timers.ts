@@ -20,16 +20,41 @@ import { TimingWheelError } from '../errors.js'
 import { type Caller, invalidArgType, invalidArgValue, invalidState } from './node-errors.js'
 import { type NodePromises, nodePromises } from './promises.js'
 
-/** The `apis` names Node 20 knows, in its order: its default list. */
+/**
+ * The `apis` names Node 20 knows, in its order: its default list.
+ *
+ * @example
+ * import { nodeApis } from 'timing-wheel/node-test'
+ * t.mock.timers.enable({ apis: [...nodeApis] }) // what enable() fakes with no `apis`
+ */
 export const nodeApis = ['setTimeout', 'setInterval', 'setImmediate', 'Date', 'scheduler.wait'] as const
 
-/** The `apis` names added here, faked only when listed. */
+/**
+ * The `apis` names added here, faked only when listed.
+ *
+ * @example
+ * import { addedApis, nodeApis } from 'timing-wheel/node-test'
+ * t.mock.timers.enable({ apis: [...nodeApis, ...addedApis] }) // everything, performance and hrtime too
+ */
 export const addedApis = ['AbortSignal.timeout', 'performance', 'hrtime'] as const
 
-/** A name `enable`'s `apis` accepts. */
+/**
+ * A name `enable`'s `apis` accepts.
+ *
+ * @example
+ * const apis: Api[] = ['setTimeout', 'Date', 'AbortSignal.timeout']
+ * t.mock.timers.enable({ apis })
+ */
 export type Api = (typeof nodeApis)[number] | (typeof addedApis)[number]
 
-/** `enable`'s options, as Node's, with the added `apis` names. */
+/**
+ * `enable`'s options, as Node's, with the added `apis` names.
+ *
+ * @example
+ * const options: EnableOptions = { apis: ['setTimeout', 'Date', 'performance'], now: new Date('2024-01-01T00:00:00Z') }
+ * t.mock.timers.enable(options)
+ * Date.now() // 1704067200000
+ */
 export interface EnableOptions {
   /** What to fake; default {@link nodeApis}. */
   readonly apis?: readonly Api[]

@@ -8,7 +8,13 @@ import { dispose, type EnableOptions, methods, theHost } from './mock-timers.js'
 /** Where the moved prototype records it was moved: one key for every copy of this module. */
 const marker = Symbol.for('timing-wheel.node-test.timers')
 
-/** `MockTimers`' own methods on Node 20 and newer, as far as this route knows them. */
+/**
+ * `MockTimers`' own methods on Node 20 and newer, as far as this route knows them.
+ *
+ * @example
+ * import { knownMethods } from 'timing-wheel/node-test'
+ * knownMethods.join(', ') // 'constructor, tick, enable, setTime, reset, runAll, Symbol.dispose'
+ */
 export const knownMethods: readonly string[] = ['constructor', 'tick', 'enable', 'setTime', 'reset', 'runAll', 'Symbol.dispose']
 
 /**

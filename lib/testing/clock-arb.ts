@@ -26,6 +26,10 @@ import type { Runtime } from './runtime-model.js'
  * The choices of one exploring clock: stalls in ms, one per batch that can stall and (Node)
  * one per arming inside a callback that can read a later time, in the order met; picks,
  * one per free order.
+ *
+ * @example
+ * const plan: Plan = { stalls: [30], picks: [1] } // say, a failure's `plan` from exploreSchedules
+ * fc.assert(fc.property(clockArb({ plan }), withClock(body))) // replays that one schedule
  */
 export interface Plan {
   /** The stall in ms before each batch that can stall, in order; missing ones are 0. */
@@ -34,7 +38,13 @@ export interface Plan {
   readonly picks: readonly number[]
 }
 
-/** Options of {@link clockArb} and {@link createExploringClock}. */
+/**
+ * Options of {@link clockArb} and {@link createExploringClock}.
+ *
+ * @example
+ * const options: ClockArbOptions = { runtime: 'browser', maxStall: 0 } // browser orders, no stalls
+ * fc.assert(fc.property(clockArb(options), withClock(body)))
+ */
 export interface ClockArbOptions {
   /** Whose rules: `'node'` (default) or `'browser'`. */
   readonly runtime?: Runtime
@@ -58,7 +68,16 @@ export interface ClockArbOptions {
   readonly plan?: Plan
 }
 
-/** A `timing-wheel/fake-timers` clock following a plan, with what it did. */
+/**
+ * A `timing-wheel/fake-timers` clock following a plan, with what it did.
+ *
+ * @example
+ * const clock: ExploringClock = createExploringClock({ stalls: [], picks: [] })
+ * clock.setTimeout(() => {}, 10)
+ * clock.tick(10)
+ * clock.runs().length // 1
+ * clock.departures()  // []: FIFO on time, the plan chose nothing else
+ */
 export interface ExploringClock extends Clock {
   /** The runtime whose freedom it explores. */
   readonly runtime: Runtime
@@ -72,7 +91,12 @@ export interface ExploringClock extends Clock {
   readonly install: (config?: Omit<InstallConfig, 'now' | 'loopLimit'>) => ExploringClock
 }
 
-/** The default start: fixed, so runs repeat, and realistic, so that it is not a zero timestamp. */
+/**
+ * The default start: fixed, so runs repeat, and realistic, so that it is not a zero timestamp.
+ *
+ * @example
+ * new Date(defaultNow).toISOString() // '2026-03-14T15:09:26.535Z'
+ */
 export const defaultNow = Date.UTC(2026, 2, 14, 15, 9, 26, 535)
 
 const bad = (message: string): never => {

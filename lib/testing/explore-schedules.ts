@@ -23,7 +23,13 @@ import { TimingWheelError, show } from '../errors.js'
 import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock, restarts } from './clock-arb.js'
 import type { Chooser } from './exploring-schedule.js'
 
-/** Options of {@link exploreSchedules}. */
+/**
+ * Options of {@link exploreSchedules}.
+ *
+ * @example
+ * const options: ExploreOptions = { runtime: 'browser', maxStall: 5, maxDepartures: 1, maxSchedules: 1000 }
+ * exploreSchedules(body, options).complete // true when every schedule within one departure ran
+ */
 export interface ExploreOptions extends Omit<ClockArbOptions, 'plan'> {
   /** At most this many departures per schedule (loom's bound); default 2. */
   readonly maxDepartures?: number
@@ -33,7 +39,13 @@ export interface ExploreOptions extends Omit<ClockArbOptions, 'plan'> {
   readonly install?: boolean
 }
 
-/** What {@link exploreSchedules} found. */
+/**
+ * What {@link exploreSchedules} found.
+ *
+ * @example
+ * const result: ExploreResult = exploreSchedules(body, { maxStall: 5 })
+ * if (result.failure) console.log(result.failure.departures.join('\n'), result.failure.plan)
+ */
 export interface ExploreResult {
   /** How many schedules ran. */
   readonly schedules: number

@@ -71,7 +71,13 @@ export interface Chooser extends Picker {
   readonly seen?: (time: number, origin: number) => void
 }
 
-/** One arming with what it took to describe it. */
+/**
+ * One arming with what it took to describe it.
+ *
+ * @example
+ * const armed: readonly Armed[] = clock.runs().map((r) => r.armed)
+ * armed.map((a) => `${a.arming.kind} #${a.arming.seq}, delay ${a.delay}`) // ['Timeout #0, delay 10']
+ */
 export interface Armed {
   /** Its place in arming order and its kind. */
   readonly arming: Arming
@@ -85,7 +91,13 @@ export interface Armed {
   readonly origin: number
 }
 
-/** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
+/**
+ * A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first.
+ *
+ * @example
+ * const runs: readonly Ran[] = clock.runs()
+ * runs.filter((r) => r.why !== undefined).map((r) => `#${r.armed.arming.seq} at ${r.at}: ${r.why}`) // the overtakings
+ */
 export interface Ran {
   /** The arming that ran. */
   readonly armed: Armed

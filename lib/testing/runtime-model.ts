@@ -64,7 +64,13 @@
  * @module
  */
 
-/** The runtime whose rules a schedule follows. */
+/**
+ * The runtime whose rules a schedule follows.
+ *
+ * @example
+ * const runtime: Runtime = 'browser'
+ * fc.assert(fc.property(clockArb({ runtime }), withClock(body))) // browsers' clamping and orders
+ */
 export type Runtime = 'node' | 'browser'
 
 /** One arming of a timer as the models see it. */
