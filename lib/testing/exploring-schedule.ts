@@ -22,9 +22,10 @@
  *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
  *   then fires them as it fires anything, and an interval re-arms from when it ran.
  *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
- * - Node: `lastRead` is the latest time an arming in a callback read (the chooser's
- *   `read`, in `[the last read, batchFirst + maxStall]`, never past the move's end): what
- *   a callback arms is due from there, and the next batch runs no earlier. Each time
+ * - Node: `lastRead` is the latest time an arming read (the chooser's `read`: in a
+ *   callback in `[the last read, batchFirst + maxStall]`, never past the move's end; at
+ *   rest in `[the last read, the clock's time + maxStall]`): what it arms is due from
+ *   there, and the next batch runs no earlier. Each time
  *   carries its `origin`, the time choice it moves with, for the search's cut points.
  * - `runs` keeps every timer that ran, for the departures and for tests.
  *
@@ -57,9 +58,9 @@ export interface Chooser extends Picker {
    */
   readonly stall: (first: number, last: number, dues: readonly number[], origin: number) => number
   /**
-   * Node: the time an arming inside a callback reads (`getLibuvNow()`), in `[from, to]`:
-   * `from` the last time read, `to` the batch's first due time plus the stall bound (or the
-   * end of the move, if sooner).
+   * Node: the time an arming reads (`getLibuvNow()`), in `[from, to]`: `from` the last
+   * time read; in a callback `to` is the batch's first due time plus the stall bound (or
+   * the end of the move, if sooner), at rest the clock's time plus the stall bound.
    */
   readonly read: (from: number, to: number, origin: number) => number
   /**
@@ -149,11 +150,15 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
   const nothing = (): void => {}
 
-  /** Node: the time an arming in a callback reads, at least `from`: time passes while a batch runs. */
-  const readTime = (from: number): number => {
+  /**
+   * Node: the time an arming reads, at least `from`: time passes while a batch runs, and in
+   * code at rest too. In a callback the reads stay within the stall bound of the batch's
+   * first due time and the move's end; at rest, within the stall bound of the clock's time.
+   */
+  const readTime = (from: number, inCallback: boolean): number => {
     const start = Math.max(from, lastRead)
-    const startOrigin = lastRead > from ? lastReadOrigin : batchOrigin
-    const to = Math.min(moveHigh, batchFirst + maxStall)
+    const startOrigin = lastRead > from ? lastReadOrigin : inCallback ? batchOrigin : -1
+    const to = inCallback ? Math.min(moveHigh, batchFirst + maxStall) : from + maxStall
     if (to > start) {
       lastRead = Math.max(start, Math.min(to, chooser.read(start, to, startOrigin)))
       lastReadOrigin = choices++
@@ -174,10 +179,10 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       timer.due = armedAt + offset
     } else if (runtime === 'node' && timed) {
       offset = nodeDelay(offset)
-      if (inCallback) armedAt = readTime(armedAt)
+      armedAt = readTime(armedAt, inCallback)
       timer.due = armedAt + offset
     }
-    const origin = !inCallback ? -1 : runtime === 'node' && timed ? lastReadOrigin : batchOrigin
+    const origin = runtime === 'node' && timed ? lastReadOrigin : inCallback ? batchOrigin : -1
     if (seen !== undefined) {
       seen(armedAt, origin)
       seen(timer.due, origin)

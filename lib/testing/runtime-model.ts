@@ -37,9 +37,11 @@
  *   bound]`, a choice of the plan (its `stalls`, in turn with the stalls before batches);
  *   the next batch runs no earlier than the last time read. Callbacks still see the
  *   batch's time on the clock: the model moves what they arm, not what they read.
- *   Not modeled: time passing in code at rest (between the clock's moves), where `insert`
- *   reads a fresh time too; `npm run node:conformance` shows it (a script's first
- *   `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in turn can tie).
+ * - Time passes at rest too. Code between the clock's moves (a script's top level, a test
+ *   between ticks) arms through the same `insert`, so each arming there reads a time in
+ *   `[the last time read, the clock's time + the stall bound]`, one more plan choice: a
+ *   script's first `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in
+ *   turn can tie (`npm run node:conformance` showed it before the model had it).
  * - Lists by their heads' expiry: `processTimers` loops `while ((list =
  *   timerListQueue.peek()) != null)`, returns at `if (list.expiry > now)`, else runs
  *   `listOnTimeout(list, now)`; `timerListQueue` is ordered by `compareTimersLists`, by
