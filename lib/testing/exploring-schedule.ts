@@ -82,6 +82,8 @@ export interface Armed {
   readonly delay: number | undefined
   /** The time choice its due time moves with (`Chooser.seen`). */
   readonly origin: number
+  /** The clock's time when armed; `arming.armedAt` is later when the arming read a later time (Node). */
+  readonly clockAt: number
 }
 
 /** A timer that ran: when, and the rule that put it there if it overtook one FIFO runs first. */
@@ -173,6 +175,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (!inCallback) callbackDone()
     const level = inCallback ? firingLevel : 0
     let offset = timer.due - armedAt
+    const clockAt = armedAt
     const timed = timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame'
     if (runtime === 'browser' && timed && clampedTimeout(offset, level) !== offset) {
       offset = clampedTimeout(offset, level)
@@ -204,6 +207,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       stack,
       delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
       origin,
+      clockAt,
     }
     current.set(timer, a)
     if (rearm) rearmed = a
@@ -394,11 +398,14 @@ export const departures = (runs: readonly Ran[], limit = 12): string[] => {
     const late = r.at - r.armed.arming.due
     // FIFO would have run a timer pending with r first: armed before r ran and due earlier (or tied, first in order).
     const overtaken = runs.slice(i + 1).filter((s) => s.armed.arming.armedAt <= r.at && s.armed.arming.due < r.armed.arming.due)
-    if (late === 0 && overtaken.length === 0 && r.why === undefined) continue
+    const read = r.armed.arming.armedAt - r.armed.clockAt
+    if (late === 0 && overtaken.length === 0 && r.why === undefined && read === 0) continue
     const parts = [timerWords(r)]
+    if (read > 0) parts.push(`armed ${read} ms after the clock's ${r.armed.clockAt} ms, as ${rules.read}`)
     if (late > 0) parts.push(`${late} ms late`)
     for (const s of overtaken.slice(0, 2)) parts.push(`before ${nameOf(s.armed)} armed at ${s.armed.arming.armedAt} ms, due at ${s.armed.arming.due} ms`)
-    out.push(`${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
+    // Armed late and nothing else: the read is the whole story.
+    out.push(late === 0 && overtaken.length === 0 && r.why === undefined ? parts.join(', ') : `${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
   }
   return out.length > limit ? [...out.slice(0, limit), `… and ${out.length - limit} more`] : out
 }

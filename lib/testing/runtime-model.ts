@@ -108,6 +108,7 @@ export const rules = {
   tie: 'lists due together run in either order (Node lib/internal/timers.js: compareTimersLists breaks ties by list id, which depends on real timing)',
   immediates: 'setImmediate and timers due together run either way outside I/O (Node lib/internal/timers.js: processImmediate runs in the check phase, processTimers in the timers phase)',
   waits: 'a timer waits only for earlier timers with an equal or smaller timeout (HTML 8.6, run steps after a timeout, step 4.2)',
+  read: 'time passed while code ran (Node lib/internal/timers.js: insert\'s start defaults to binding.getLibuvNow(), a fresh read)',
   nesting: 'nested more than 5 levels, a timeout under 4 ms is 4 ms (HTML 8.6, timer initialization steps, the nesting-level step)',
 } as const
 
