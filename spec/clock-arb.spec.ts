@@ -58,7 +58,7 @@ describe('the exploring clock is the fake-timers clock', () => {
 
 describe("Node's rules", () => {
   it('a stall runs everything due, late, never one timer late alone; intervals re-arm from the start of their callback', () => {
-    const clock = createExploringClock({ stalls: [30], picks: [] }, { maxStall: 30, now: 0 })
+    const clock = createExploringClock({ stalls: [0, 0, 30], picks: [] }, { maxStall: 30, now: 0 })
     const seen: string[] = []
     clock.setInterval(() => seen.push(`interval@${clock.now}`), 100)
     clock.setTimeout(() => seen.push(`t110@${clock.now}`), 110)
@@ -68,7 +68,7 @@ describe("Node's rules", () => {
   })
 
   it('after a stall a due list runs whole: a timer due at 160 runs before one due at 150', () => {
-    const clock = createExploringClock({ stalls: [20], picks: [] }, { maxStall: 20, now: 0 })
+    const clock = createExploringClock({ stalls: [0, 0, 0, 20], picks: [] }, { maxStall: 20, now: 0 })
     const seen: string[] = []
     clock.tick(40)
     clock.setTimeout(() => seen.push('a140'), 100)
@@ -170,7 +170,7 @@ type Event =
       readonly kind: 'timeout' | 'interval' | 'immediate'
       readonly list: number
       readonly armedAt: number
-      /** The due time; with `floating`, the earliest it can be (Node: an arming in a callback reads a later time). */
+      /** The due time; with `floating`, the earliest it can be (Node: an arming reads a later time, in a callback or at rest). */
       readonly due: number
       readonly period: number
       readonly floating?: boolean
@@ -222,7 +222,8 @@ const arm = (sys: Sys, kind: Spec['kind'], delay: number, label: string, then: (
   const first = kind === 'setInterval' ? period : delay
   // fake-timers (browsers' model): a 0 ms delay armed from a callback is 1 ms; Node: always 1 ms.
   const offset = clamp(sys, first === 0 && (sys.inCallback || !sys.browser) ? 1 : first, parent)
-  const floating = !sys.browser && sys.inCallback
+  // Node: every arming reads a fresh time, in a callback or at rest (runtime-model.ts).
+  const floating = !sys.browser
   trace.push({ type: 'arm', label, kind: kind === 'setInterval' ? 'interval' : 'timeout', list: offset, armedAt, due: armedAt + offset, period, floating })
   return clock[kind](callback, first)
 }
@@ -464,7 +465,7 @@ describe('counterexamples', () => {
     )
     expect(details.failed).toBe(true)
     const words = fc.stringify(details.counterexample![0])
-    expect(words).toMatch(/^clockArb\(\{"runtime":"node","maxStall":40,"plan":\{"stalls":\[1\],"picks":\[\]\}\}\):\n {2}- setTimeout\(…, 1\) armed at 0 ms by .*clock-arb\.spec\.ts:\d+:\d+.*, due at 1 ms, ran at 2 ms, 1 ms late: the event loop stalled 1 ms/)
+    expect(words).toMatch(/^clockArb\(\{"runtime":"node","maxStall":40,"plan":\{"stalls":\[0,0,1\],"picks":\[\]\}\}\):\n {2}- setTimeout\(…, 1\) armed at 0 ms by .*clock-arb\.spec\.ts:\d+:\d+.*, due at 1 ms, ran at 2 ms, 1 ms late: the event loop stalled 1 ms/)
     expect(words.split('\n')).toHaveLength(2)
   })
 })

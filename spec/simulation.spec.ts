@@ -118,7 +118,8 @@ describe('create, addHost, send, onMessage, run, log', () => {
         S.send(a, 'c', 'x')
         clock.tick(2)
         S.send(b, 'c', 'y')
-        clock.tick(10)
+        // Long enough for a send at rest that read a later time (up to maxStall, 20 ms) and a stall.
+        clock.tick(60)
         orders.add(got.join())
         return got.length === 2
       }),

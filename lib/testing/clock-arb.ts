@@ -24,7 +24,7 @@ import type { Runtime } from './runtime-model.js'
 
 /**
  * The choices of one exploring clock: stalls in ms, one per batch that can stall and (Node)
- * one per arming inside a callback that can read a later time, in the order met; picks,
+ * one per arming (in a callback or at rest) that can read a later time, in the order met; picks,
  * one per free order.
  *
  * @example

@@ -22,9 +22,10 @@
  *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
  *   then fires them as it fires anything, and an interval re-arms from when it ran.
  *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
- * - Node: `lastRead` is the latest time an arming in a callback read (the chooser's
- *   `read`, in `[the last read, batchFirst + maxStall]`, never past the move's end): what
- *   a callback arms is due from there, and the next batch runs no earlier. Each time
+ * - Node: `lastRead` is the latest time an arming read (the chooser's `read`: in a
+ *   callback in `[the last read, batchFirst + maxStall]`, never past the move's end; at
+ *   rest in `[the last read, the clock's time + maxStall]`): what it arms is due from
+ *   there, and the next batch runs no earlier. Each time
  *   carries its `origin`, the time choice it moves with, for the search's cut points.
  * - `runs` keeps every timer that ran, for the departures and for tests.
  *
@@ -57,9 +58,9 @@ export interface Chooser extends Picker {
    */
   readonly stall: (first: number, last: number, dues: readonly number[], origin: number) => number
   /**
-   * Node: the time an arming inside a callback reads (`getLibuvNow()`), in `[from, to]`:
-   * `from` the last time read, `to` the batch's first due time plus the stall bound (or the
-   * end of the move, if sooner).
+   * Node: the time an arming reads (`getLibuvNow()`), in `[from, to]`: `from` the last
+   * time read; in a callback `to` is the batch's first due time plus the stall bound (or
+   * the end of the move, if sooner), at rest the clock's time plus the stall bound.
    */
   readonly read: (from: number, to: number, origin: number) => number
   /**
@@ -89,6 +90,8 @@ export interface Armed {
   readonly delay: number | undefined
   /** The time choice its due time moves with (`Chooser.seen`). */
   readonly origin: number
+  /** The clock's time when armed; `arming.armedAt` is later when the arming read a later time (Node). */
+  readonly clockAt: number
 }
 
 /**
@@ -166,11 +169,15 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
   const nothing = (): void => {}
 
-  /** Node: the time an arming in a callback reads, at least `from`: time passes while a batch runs. */
-  const readTime = (from: number): number => {
+  /**
+   * Node: the time an arming reads, at least `from`: time passes while a batch runs, and in
+   * code at rest too. In a callback the reads stay within the stall bound of the batch's
+   * first due time and the move's end; at rest, within the stall bound of the clock's time.
+   */
+  const readTime = (from: number, inCallback: boolean): number => {
     const start = Math.max(from, lastRead)
-    const startOrigin = lastRead > from ? lastReadOrigin : batchOrigin
-    const to = Math.min(moveHigh, batchFirst + maxStall)
+    const startOrigin = lastRead > from ? lastReadOrigin : inCallback ? batchOrigin : -1
+    const to = inCallback ? Math.min(moveHigh, batchFirst + maxStall) : from + maxStall
     if (to > start) {
       lastRead = Math.max(start, Math.min(to, chooser.read(start, to, startOrigin)))
       lastReadOrigin = choices++
@@ -185,16 +192,17 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (!inCallback) callbackDone()
     const level = inCallback ? firingLevel : 0
     let offset = timer.due - armedAt
+    const clockAt = armedAt
     const timed = timer.kind !== 'Immediate' && timer.kind !== 'AnimationFrame'
     if (runtime === 'browser' && timed && clampedTimeout(offset, level) !== offset) {
       offset = clampedTimeout(offset, level)
       timer.due = armedAt + offset
     } else if (runtime === 'node' && timed) {
       offset = nodeDelay(offset)
-      if (inCallback) armedAt = readTime(armedAt)
+      armedAt = readTime(armedAt, inCallback)
       timer.due = armedAt + offset
     }
-    const origin = !inCallback ? -1 : runtime === 'node' && timed ? lastReadOrigin : batchOrigin
+    const origin = runtime === 'node' && timed ? lastReadOrigin : inCallback ? batchOrigin : -1
     if (seen !== undefined) {
       seen(armedAt, origin)
       seen(timer.due, origin)
@@ -216,6 +224,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       stack,
       delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
       origin,
+      clockAt,
     }
     current.set(timer, a)
     if (rearm) rearmed = a
@@ -406,11 +415,14 @@ export const departures = (runs: readonly Ran[], limit = 12): string[] => {
     const late = r.at - r.armed.arming.due
     // FIFO would have run a timer pending with r first: armed before r ran and due earlier (or tied, first in order).
     const overtaken = runs.slice(i + 1).filter((s) => s.armed.arming.armedAt <= r.at && s.armed.arming.due < r.armed.arming.due)
-    if (late === 0 && overtaken.length === 0 && r.why === undefined) continue
+    const read = r.armed.arming.armedAt - r.armed.clockAt
+    if (late === 0 && overtaken.length === 0 && r.why === undefined && read === 0) continue
     const parts = [timerWords(r)]
+    if (read > 0) parts.push(`armed ${read} ms after the clock's ${r.armed.clockAt} ms, as ${rules.read}`)
     if (late > 0) parts.push(`${late} ms late`)
     for (const s of overtaken.slice(0, 2)) parts.push(`before ${nameOf(s.armed)} armed at ${s.armed.arming.armedAt} ms, due at ${s.armed.arming.due} ms`)
-    out.push(`${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
+    // Armed late and nothing else: the read is the whole story.
+    out.push(late === 0 && overtaken.length === 0 && r.why === undefined ? parts.join(', ') : `${parts.join(', ')}: ${r.why ?? rules.wholeList}`)
   }
   return out.length > limit ? [...out.slice(0, limit), `… and ${out.length - limit} more`] : out
 }

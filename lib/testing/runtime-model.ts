@@ -8,42 +8,58 @@
  * after `B` and waits for a later batch. In browsers callbacks take no virtual time; in
  * Node what is due stays decided by `B`, but time passes between callbacks (below).
  *
- * Node (`'node'`), from `lib/internal/timers.js` and `lib/timers.js` (nodejs/node, v20):
+ * Node (`'node'`), from `lib/internal/timers.js` and `lib/timers.js` as Node v20.20.2
+ * runs them (each quote checked against the running binary's own source:
+ * `node --expose-internals -e "console.log(require('internal/timers').insert.toString())"`,
+ * likewise `Timeout`, `getTimerCallbacks` and `require('timers').setTimeout`), and
+ * `src/env.cc` for the clock read:
  *
- * - One list per duration. `insert(item, msecs, start)` appends a timer to
- *   `timerListMap[MathTrunc(msecs)]`, so timers of one duration run in arming order; an
- *   interval's re-arm (`listOnTimeout`, its `finally`) inserts into the list of its `_repeat`.
- * - The delay rule ({@link nodeDelay}): the `Timeout` constructor runs `after *= 1; if
- *   (!(after >= 1 && after <= TIMEOUT_MAX)) after = 1`, so 0, a missing delay, a negative
- *   one, NaN and 0.5 are 1 ms, in the 1 ms list: `setTimeout(X, 1); setTimeout(Y, 0)` runs
- *   X then Y. (fake-timers' 0 at rest is due at once; the fake-timers entry keeps it, only
- *   this model follows Node.)
- * - Time passes inside a batch. `processTimers(now)` and `listOnTimeout(list, now)` decide
- *   what is due by their `now` (`diff = now - timer._idleStart; if (diff < msecs)` stops a
- *   list at a head not due), but `insert`'s `start` defaults to `getLibuvNow()`, a fresh
- *   read (`Environment::GetNow` updates the loop's time first). So each arming inside a
+ * - One list per duration. `setTimeout` and `setInterval` run `insert(timeout,
+ *   timeout._idleTimeout)`; `insert` runs `msecs = MathTrunc(msecs)` and
+ *   `L.append(list, item)` to `timerListMap[msecs]` (a new list gets `expiry = start +
+ *   msecs`), so timers of one duration run in arming order; an interval's re-arm
+ *   (`listOnTimeout`, its `finally`) runs `insert(timer, timer._idleTimeout, start)` after
+ *   `timer._idleTimeout = timer._repeat`, into the list of its period.
+ * - The delay rule ({@link nodeDelay}): the `Timeout` constructor runs `after *= 1;` then
+ *   `if (!(after >= 1 && after <= TIMEOUT_MAX)) { after = 1; }` and `this._repeat =
+ *   isRepeat ? after : null`, so 0, a missing delay, a negative one, NaN and 0.5 are 1 ms,
+ *   in the 1 ms list, for timeouts and intervals alike: `setTimeout(X, 1); setTimeout(Y, 0)`
+ *   runs X then Y. (fake-timers' 0 at rest is due at once; the fake-timers entry keeps it,
+ *   only this model follows Node.)
+ * - Time passes inside a batch. `processTimers(now)` calls `listOnTimeout(list, now)` with
+ *   one `now`, and `listOnTimeout` decides what is due by it: `const diff = now -
+ *   timer._idleStart;` and `if (diff < msecs) { list.expiry = MathMax(timer._idleStart +
+ *   msecs, now + 1); list.id = timerListId++; ... return; }` stops a list at a head not due
+ *   and puts it back no earlier than `now + 1`. But `insert`'s third parameter is `start =
+ *   binding.getLibuvNow()`, a fresh read: `Environment::GetNowUint64` runs
+ *   `uv_update_time(event_loop())` before `uv_now(event_loop())`. So each arming inside a
  *   callback reads a time in `[the last time read, the batch's first due + the stall
  *   bound]`, a choice of the plan (its `stalls`, in turn with the stalls before batches);
  *   the next batch runs no earlier than the last time read. Callbacks still see the
  *   batch's time on the clock: the model moves what they arm, not what they read.
- *   Not modeled: time passing in code at rest (between the clock's moves), where `insert`
- *   reads a fresh time too; `npm run node:conformance` shows it (a script's first
- *   `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in turn can tie).
- * - Lists by their heads' expiry: `processTimers(now)` takes the list at the top of
- *   `timerListQueue`, whose comparator `compareTimersLists` orders by `expiry` (the head's
- *   due time) and breaks ties by `list.id`, a counter bumped whenever a list is re-keyed,
- *   which depends on real timing: lists due together run in either order.
- * - A due list runs whole: `listOnTimeout(list, now)` runs the list's timers until one is
- *   not due by `now`, before the next list. So after a stall a timer due at 160 can run
- *   before one due at 150 when their durations differ.
+ * - Time passes at rest too. Code between the clock's moves (a script's top level, a test
+ *   between ticks) arms through the same `insert`, so each arming there reads a time in
+ *   `[the last time read, the clock's time + the stall bound]`, one more plan choice: a
+ *   script's first `setTimeout` can take a millisecond, so lists of 3 and 2 ms armed in
+ *   turn can tie (`npm run node:conformance` showed it before the model had it).
+ * - Lists by their heads' expiry: `processTimers` loops `while ((list =
+ *   timerListQueue.peek()) != null)`, returns at `if (list.expiry > now)`, else runs
+ *   `listOnTimeout(list, now)`; `timerListQueue` is ordered by `compareTimersLists`, by
+ *   `a.expiry - b.expiry` and on a tie by `a.id < b.id`, an id from `timerListId++` at a
+ *   list's creation and whenever `listOnTimeout` re-keys it, which depends on real timing:
+ *   lists due together run in either order.
+ * - A due list runs whole: `listOnTimeout` takes `L.peek(list)` until the `diff < msecs`
+ *   stop above, before `processTimers` peeks the next list. So after a stall a timer due
+ *   at 160 can run before one due at 150 when their durations differ.
  * - `setImmediate` against timers due together (armed outside an I/O callback) can go
  *   either way: `processImmediate` runs in the check phase, `processTimers` in the timers
  *   phase, and which one the loop reaches first depends on where it was when they came
  *   due (Node's "setImmediate() vs setTimeout()" guide). Immediates run as one queue.
- * - An interval re-arms from the start of its callback: `listOnTimeout` reads
- *   `start = getLibuvNow()` before calling `_onTimeout` and re-inserts with it: one more
- *   read, before those of its callback. Re-inserted after the callback, it waits behind a
- *   timer of its list the callback armed.
+ * - An interval re-arms from the start of its callback: `listOnTimeout` runs `let start;
+ *   if (timer._repeat) { start = binding.getLibuvNow(); }` before `timer._onTimeout()`
+ *   and re-inserts with that `start` in its `finally`: one more read, before those of its
+ *   callback. Re-inserted after the callback, it waits behind a timer of its list the
+ *   callback armed.
  *
  * Browsers (`'browser'`), from the HTML standard, section 8.6 Timers:
  *
@@ -98,6 +114,7 @@ export const rules = {
   tie: 'lists due together run in either order (Node lib/internal/timers.js: compareTimersLists breaks ties by list id, which depends on real timing)',
   immediates: 'setImmediate and timers due together run either way outside I/O (Node lib/internal/timers.js: processImmediate runs in the check phase, processTimers in the timers phase)',
   waits: 'a timer waits only for earlier timers with an equal or smaller timeout (HTML 8.6, run steps after a timeout, step 4.2)',
+  read: 'time passed while code ran (Node lib/internal/timers.js: insert\'s start defaults to binding.getLibuvNow(), a fresh read)',
   nesting: 'nested more than 5 levels, a timeout under 4 ms is 4 ms (HTML 8.6, timer initialization steps, the nesting-level step)',
 } as const
 
@@ -111,8 +128,9 @@ export const rules = {
 export const clampedTimeout = (offset: number, level: number): number => (level > 5 && offset < 4 ? 4 : offset)
 
 /**
- * Node's delay for an arming of `offset` ms (whole ms, as the clock coerced it): `Timeout`
- * makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, so 0 joins the 1 ms list.
+ * Node's delay for an arming of `offset` ms (whole ms, as the clock coerced it, which
+ * already made a delay over `TIMEOUT_MAX` 1 ms: `coerceDelay` in `lib/sim/coercion.ts`):
+ * `Timeout` makes a delay outside `[1, TIMEOUT_MAX]` 1 ms, so 0 joins the 1 ms list.
  *
  * @example
  * nodeDelay(0) // 1
