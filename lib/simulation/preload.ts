@@ -41,21 +41,23 @@ if (g[key] === undefined) {
   g[key] = registry
   const clears = new Set<Name>(['clearTimeout', 'clearInterval', 'clearImmediate'])
   const dispatcher = (name: Name, real: (...args: unknown[]) => unknown): ((...args: unknown[]) => unknown) => {
-    const d = function (this: unknown, ...args: unknown[]): unknown {
-      if (clears.has(name)) {
-        const handle = args[0]
-        if (typeof handle === 'object' && handle !== null && registry.simulated.has(handle)) {
-          // Its simulation is gone once uninstalled: nothing is left to clear.
-          return registry.route?.(name)?.apply(this, args)
+    // Whether a name clears is known here, not at each call: every timer call passes through.
+    const d = clears.has(name)
+      ? function (this: unknown, ...args: unknown[]): unknown {
+          const handle = args[0]
+          if (typeof handle === 'object' && handle !== null && registry.simulated.has(handle)) {
+            // Its simulation is gone once uninstalled: nothing is left to clear.
+            return registry.route?.(name)?.apply(this, args)
+          }
+          return real.apply(this, args)
         }
-        return real.apply(this, args)
-      }
-      const routed = registry.route?.(name)
-      if (routed === undefined) return real.apply(this, args)
-      const result = routed.apply(this, args)
-      if (typeof result === 'object' && result !== null) registry.simulated.add(result)
-      return result
-    }
+      : function (this: unknown, ...args: unknown[]): unknown {
+          const routed = registry.route?.(name)
+          if (routed === undefined) return real.apply(this, args)
+          const result = routed.apply(this, args)
+          if (typeof result === 'object' && result !== null) registry.simulated.add(result)
+          return result
+        }
     // The real function under the dispatcher, for a fake-timers clock's own native queues and
     // yields (fake-timers/host.ts), which must reach Node's, never a simulation's.
     return Object.defineProperties(d, { name: { value: name }, [Symbol.for('timing-wheel/native')]: { value: real } })
