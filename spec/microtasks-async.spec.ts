@@ -7,6 +7,7 @@
  * in a `finally` after `await operation`), and a minimal hand-written one; under
  * `install` and each async move, and with an exploring clock (`clockArb`).
  */
+import { spawn } from 'node:child_process'
 import fc from 'fast-check'
 import PQueue from 'p-queue'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -228,5 +229,34 @@ describe('an exploring clock (clockArb)', () => {
       ),
       { numRuns: 20 },
     )
+  })
+})
+
+describe('Node’s own nextTick calls stay on Node’s queue', () => {
+  it('a message from a child process, which Node delivers through process.nextTick, arrives while the clock stands still', async () => {
+    const realTimeout = setTimeout
+    const wait = (ms: number): Promise<void> => new Promise((resolve) => realTimeout(resolve, ms))
+    clock = install()
+    const child = spawn(process.execPath, ['-e', "process.send('hello', () => process.disconnect())"], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] })
+    const got: unknown[] = []
+    child.on('message', (m) => got.push(m))
+    for (let i = 0; i < 500 && (got.length === 0 || child.exitCode === null); i++) await wait(10)
+    // On fake-timers 15.5 it waits in the clock's queue until the clock moves, and is lost at
+    // uninstall: a test runner's worker that loses its parent's answer waits forever.
+    expect(got).toEqual(['hello'])
+    expect(clock.countTimers()).toBe(0)
+  })
+
+  it('user code’s nextTick is still the clock’s, from a test file and from a library', async () => {
+    clock = install()
+    const seen: string[] = []
+    process.nextTick(() => seen.push('direct'))
+    const { nextTick } = process
+    nextTick(() => seen.push('taken'))
+    await Promise.resolve()
+    expect(seen).toEqual([])
+    expect(clock.countTimers()).toBe(2)
+    clock.runMicrotasks()
+    expect(seen).toEqual(['direct', 'taken'])
   })
 })

@@ -109,6 +109,30 @@ const performancePrototype = (g: GlobalObject): object | undefined => {
  * fake-timers' `hijackMethod`: puts the clock's `name` on `target` as `method`, keeping
  * the original on the clock as `_${name}` (`name` differs only for `AbortSignal.timeout`).
  */
+/**
+ * Whether the function that called `fn` is Node's own (`node:internal/...`). Node queues
+ * its own work through `process.nextTick` as it runs: a message from the parent process
+ * (`child_process`' `handleMessage`), a stream's write callback. Faked, that work waits
+ * for the clock to move, and is lost if it never does; a test runner's worker whose
+ * parent's answer is lost waits forever (fake-timers 15.5 does this, and Vitest never
+ * ends). So those calls stay on Node's queue; user code's calls are the clock's, as in
+ * fake-timers. One frame, read as V8's call sites (not the text a user's
+ * `prepareStackTrace` would make).
+ */
+const calledByNode = (fn: Fn): boolean => {
+  const { stackTraceLimit, prepareStackTrace } = Error
+  const holder: { stack?: ReadonlyArray<{ getFileName(): string | null | undefined }> } = {}
+  try {
+    Error.stackTraceLimit = 1
+    Error.prepareStackTrace = (_error, frames) => frames
+    Error.captureStackTrace(holder, fn)
+    return holder.stack?.[0]?.getFileName()?.startsWith('node:') === true
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit
+    Error.prepareStackTrace = prepareStackTrace
+  }
+}
+
 const hijack = (target: Bag, method: string, clock: Clock, name = method): void => {
   const fake = clock[name] as Bag
   fake['hadOwnProperty'] = Object.hasOwn(target, method)
@@ -121,9 +145,15 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
       Object.defineProperty(target, method, Object.getOwnPropertyDescriptor(clock, method)!)
     } else target[method] = fake
   } else {
-    const forward = function (...args: unknown[]): unknown {
-      return (clock[name] as Fn)(...args)
-    }
+    const original = target[method] as Fn
+    const forward =
+      method === 'nextTick'
+        ? function (...args: unknown[]): unknown {
+            return calledByNode(forward) ? Reflect.apply(original, target, args) : (clock[name] as Fn)(...args)
+          }
+        : function (...args: unknown[]): unknown {
+            return (clock[name] as Fn)(...args)
+          }
     Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
     target[method] = forward
   }
