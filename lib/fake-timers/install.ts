@@ -10,6 +10,8 @@
  * property; `Date`, `Intl` and `performance` are replaced by the clock's objects (so
  * `performance.now === clock.performance.now`); `uninstall` puts back each original
  * where the target had it as an own property and deletes the replacement otherwise.
+ * One difference: Node's own calls of `process.nextTick` stay on Node's queue
+ * (`calledByNode`).
  */
 import { type Clock, createClock } from './clock.js'
 import { type FakeMethod, type GlobalObject, type Host, fakeableNames } from './host.js'
