@@ -14,12 +14,15 @@
  *   class the environment really runs: the installed `@jest/fake-timers`' `ModernFakeTimers`
  *   with `onTimingWheel` applied, as `timing-wheel/jest-environment` does to the one it makes.
  * - End-to-end tests (`e2e/__tests__/fakeTimers.test.ts`, `fakeTimersLegacy.test.ts`,
- *   `fakeTimersTemporal.test.ts`): each runs Jest on a fixture project and checks its exit
- *   code and output. Their harness (`e2e/runJest.ts`, which needs Jest's repository built) is
- *   replaced by one that runs the installed Jest on the fixture, with the fixture's own
- *   configuration and `--testEnvironment` set to this package's environment (its jsdom one
- *   where the fixture asks for jsdom). `set-timer-tick-mode`, a fixture no e2e test runs, is
- *   run the same way and counted on its own.
+ *   `fakeTimersTemporal.test.ts`, `fakePromises.test.ts`): each runs Jest on a fixture
+ *   project and checks its exit code and output. Their harness (`e2e/runJest.ts`, which needs
+ *   Jest's repository built) is replaced by one that runs the installed Jest on the fixture,
+ *   with the fixture's own configuration and `--testEnvironment` set to this package's
+ *   environment (its jsdom one where the fixture asks for jsdom). `set-timer-tick-mode`, a
+ *   fixture no e2e test runs, and `test-retries`' `waitBeforeRetryFakeTimers.test.js` (the
+ *   fake-timer case of `testRetries.test.ts`) are run the same way and counted on their own.
+ *   The fake-promises fixtures need the `promise` package: it is installed into
+ *   `<checkout>/e2e/fake-promises/node_modules` if missing, at the version Jest pins.
  *
  * `--default` runs the same files on Jest as installed: the class from `@jest/fake-timers` on
  * its `@sinonjs/fake-timers`, and the fixtures on their own environments. TypeScript test
@@ -74,8 +77,25 @@ if (!('Temporal' in globalThis)) {
 console.log(`installed Jest ${installed}; checkout's @jest/fake-timers ${checkedOut}; ${temporal}`)
 
 const unitFiles = ['modernFakeTimers.test.ts', 'sinon-integration.test.ts'].map((f) => join(unitDir, f))
-const e2eFiles = ['fakeTimers.test.ts', 'fakeTimersLegacy.test.ts', 'fakeTimersTemporal.test.ts'].map((f) => join(e2eDir, '__tests__', f))
-const orphanFixtures = ['fake-timers/set-timer-tick-mode']
+const e2eFiles = ['fakeTimers.test.ts', 'fakeTimersLegacy.test.ts', 'fakeTimersTemporal.test.ts', 'fakePromises.test.ts'].map((f) =>
+  join(e2eDir, '__tests__', f),
+)
+// Fixtures run here on their own and counted: one no e2e test runs, and the fake-timer case of
+// testRetries.test.ts (the rest of that file is not about timers).
+const fixtureRuns = [
+  { fixture: 'fake-timers/set-timer-tick-mode', args: [] },
+  { fixture: 'test-retries', args: ['waitBeforeRetryFakeTimers.test.js'] },
+]
+
+// The fake-promises fixtures load the `promise` package that Jest's repository pins.
+const promises = join(e2eDir, 'fake-promises')
+if (!existsSync(join(promises, 'node_modules', 'promise'))) {
+  console.log(`installing promise@8.3.0 into ${promises}/node_modules`)
+  writeFileSync(join(promises, 'package.json'), '{"private":true}\n')
+  const npm = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'promise@8.3.0'], { cwd: promises, stdio: 'inherit' })
+  rmSync(join(promises, 'package.json'))
+  if (npm.status !== 0) fail('npm install of promise@8.3.0 failed')
+}
 
 const scratch = mkdtempSync(join(tmpdir(), 'jest-suite-'))
 const at = (name) => JSON.stringify(require.resolve(name))
@@ -184,7 +204,7 @@ const show = (name, good, bad, skipped, failures, note = '') => {
     if (list) for (const m of messages) console.log(`      ${m.split('\n').find((l) => l.trim() !== '')}`)
   }
 }
-for (const file of results.testResults) {
+for (const file of [...results.testResults].sort((a, b) => a.testFilePath.localeCompare(b.testFilePath))) {
   const tests = file.testResults
   const count = (status) => tests.filter((t) => t.status === status).length
   const failures = tests.filter((t) => t.status === 'failed').map((t) => ({ title: t.fullName, messages: t.failureMessages }))
@@ -192,19 +212,19 @@ for (const file of results.testResults) {
   show(relative(root, file.testFilePath), count('passed'), count('failed'), count('pending') + count('skipped'), failures, broken)
 }
 
-// A fixture that no e2e test runs: run its tests as the harness would, and count them.
+// The fixtures run on their own: as the harness runs them, with their tests counted.
 const harness = require(runJest).default
-for (const fixture of orphanFixtures) {
+for (const { fixture, args: own } of fixtureRuns) {
   const out = join(scratch, `${fixture.replace(/\W/g, '-')}.json`)
-  harness(fixture, ['--json', '--outputFile', out])
+  harness(fixture, [...own, '--json', '--outputFile', out])
   if (!existsSync(out)) {
-    show(`e2e/${fixture} (fixture)`, 0, 1, 0, [{ title: 'Jest did not run', messages: [] }])
+    show(`e2e/${fixture} ${[...own, ''].join(' ')}(fixture)`, 0, 1, 0, [{ title: 'Jest did not run', messages: [] }])
     continue
   }
   const json = JSON.parse(readFileSync(out, 'utf8'))
   const tests = json.testResults.flatMap((f) => f.assertionResults)
   const failures = tests.filter((t) => t.status === 'failed').map((t) => ({ title: t.fullName, messages: t.failureMessages }))
-  show(`e2e/${fixture} (fixture)`, json.numPassedTests, json.numFailedTests, json.numPendingTests, failures)
+  show(`e2e/${fixture} ${[...own, ''].join(' ')}(fixture)`, json.numPassedTests, json.numFailedTests, json.numPendingTests, failures)
 }
 
 if (list && existsSync(fixtureLog)) {
