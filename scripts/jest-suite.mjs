@@ -6,13 +6,18 @@
  *
  * <jest checkout> is jestjs/jest at the installed Jest's version (its `packages/` and `e2e/`
  * folders are enough), never part of this repository; it needs no install and no build: the
- * installed Jest runs it. Two kinds of test run, each unchanged:
+ * installed Jest runs it. Three kinds of test run, each file unchanged:
  *
  * - Unit tests of the modern fake timers (`packages/jest-fake-timers/src/__tests__/`
  *   `modernFakeTimers.test.ts` and `sinon-integration.test.ts`). They construct
  *   `new FakeTimers({ global, config })` from `../modernFakeTimers`; that import is sent to the
  *   class the environment really runs: the installed `@jest/fake-timers`' `ModernFakeTimers`
- *   with `onTimingWheel` applied, as `timing-wheel/jest-environment` does to the one it makes.
+ *   with `onTimingWheel` applied, as `timing-wheel/jest-environment` does to the one it makes,
+ *   and `@sinonjs/fake-timers` sent to `timing-wheel/fake-timers` (as in fake-timers' own
+ *   suite), so that `sinon-integration`'s mock of it stands for the module clocks come from.
+ * - The environments' own tests (`jest-environment-node`'s `node_environment.test.ts`,
+ *   `jest-environment-jsdom`'s `jsdom_environment.test.ts`): their `../` is this package's
+ *   environment (a custom resolver sends it there).
  * - End-to-end tests (`e2e/__tests__/fakeTimers.test.ts`, `fakeTimersLegacy.test.ts`,
  *   `fakeTimersTemporal.test.ts`, `fakePromises.test.ts`): each runs Jest on a fixture
  *   project and checks its exit code and output. Their harness (`e2e/runJest.ts`, which needs
@@ -25,14 +30,17 @@
  *   `<checkout>/e2e/fake-promises/node_modules` if missing, at the version Jest pins.
  *
  * `--default` runs the same files on Jest as installed: the class from `@jest/fake-timers` on
- * its `@sinonjs/fake-timers`, and the fixtures on their own environments. TypeScript test
- * files are compiled with `typescript`'s `transpileModule`, then `babel-plugin-jest-hoist`
- * (what Jest's own Babel setup does for `jest.mock`). Jest's legacy fake timers
- * (`legacyFakeTimers.test.ts`) are not run as unit tests: the environment leaves them as they
- * are; the legacy fixtures check that under it. Prints each file's counts and every failing
- * test; `--list` also prints the first line of each failure's message.
+ * its `@sinonjs/fake-timers`, Jest's environments, the fixtures on their own environments.
+ * TypeScript test files are compiled with `typescript`'s `transpileModule`, then
+ * `babel-plugin-jest-hoist` (what Jest's own Babel setup does for `jest.mock`). On a Node
+ * without `Temporal` (20), temporal-polyfill stands in, so the Temporal tests run rather
+ * than skip. Jest's legacy fake timers (`legacyFakeTimers.test.ts`) are not run as unit
+ * tests: the environment leaves them as they are, and the legacy fixtures check that under
+ * it. Prints each file's counts and every failing test; `--list` also prints the first line
+ * of each failure's message and the output of each fixture run that failed.
  *
- * Not part of `npm test`: it needs a checkout. Build first (`npm run build`).
+ * Not part of `npm test`: it needs a checkout. `npm run suite:jest -- <checkout>` builds first
+ * when dist/ is stale.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -77,6 +85,12 @@ if (!('Temporal' in globalThis)) {
 console.log(`installed Jest ${installed}; checkout's @jest/fake-timers ${checkedOut}; ${temporal}`)
 
 const unitFiles = ['modernFakeTimers.test.ts', 'sinon-integration.test.ts'].map((f) => join(unitDir, f))
+// The environments' own tests import the environment as `../`: sent to this package's.
+const environmentTests = {
+  node: join(root, 'packages', 'jest-environment-node', 'src', '__tests__'),
+  jsdom: join(root, 'packages', 'jest-environment-jsdom', 'src', '__tests__'),
+}
+const environmentFiles = [join(environmentTests.node, 'node_environment.test.ts'), join(environmentTests.jsdom, 'jsdom_environment.test.ts')]
 const e2eFiles = ['fakeTimers.test.ts', 'fakeTimersLegacy.test.ts', 'fakeTimersTemporal.test.ts', 'fakePromises.test.ts'].map((f) =>
   join(e2eDir, '__tests__', f),
 )
@@ -139,6 +153,17 @@ module.exports = { __esModule: true, default: TimingWheelFakeTimers }
 `,
 )
 
+// `../` from an environment's tests is that environment: this package's, or Jest's as installed.
+const environment = (kind) => (onDefault ? require.resolve(`jest-environment-${kind}`) : join(dist, kind === 'node' ? 'index.js' : 'jsdom.js'))
+const resolver = join(scratch, 'resolver.cjs')
+writeFileSync(
+  resolver,
+  `const targets = new Map(${JSON.stringify(Object.entries(environmentTests).map(([kind, dir]) => [dir, environment(kind)]))})
+module.exports = (request, options) =>
+  (request === '../' || request === '..') && targets.has(options.basedir) ? targets.get(options.basedir) : options.defaultResolver(request, options)
+`,
+)
+
 // e2e/runJest.ts's contract (exit code, stdout, stderr of Jest run in a fixture), on the installed Jest.
 const environments = onDefault ? null : { node: join(dist, 'index.js'), jsdom: join(dist, 'jsdom.js') }
 const runJest = join(scratch, 'run-jest.cjs')
@@ -169,8 +194,9 @@ module.exports = { __esModule: true, default: runJest, runJest }
 
 const config = {
   rootDir: root,
-  roots: [unitDir, join(e2eDir, '__tests__')],
-  testMatch: [...unitFiles, ...e2eFiles],
+  roots: [unitDir, ...Object.values(environmentTests), join(e2eDir, '__tests__')],
+  testMatch: [...unitFiles, ...environmentFiles, ...e2eFiles],
+  resolver,
   testEnvironment: 'node',
   transform: { '\\.[cm]?[jt]s$': transform },
   transformIgnorePatterns: ['/node_modules/', `^${scratch}/`],
@@ -201,15 +227,16 @@ const show = (name, good, bad, skipped, failures, note = '') => {
   console.log(`${name}: ${good} passed, ${bad} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${note}`)
   for (const { title, messages } of failures) {
     console.log(`  x ${title}`)
-    if (list) for (const m of messages) console.log(`      ${m.split('\n').find((l) => l.trim() !== '')}`)
+    if (list) for (const m of messages) console.log(`      ${String(m).split('\n').find((l) => l.trim() !== '') ?? ''}`)
   }
 }
 for (const file of [...results.testResults].sort((a, b) => a.testFilePath.localeCompare(b.testFilePath))) {
   const tests = file.testResults
   const count = (status) => tests.filter((t) => t.status === status).length
   const failures = tests.filter((t) => t.status === 'failed').map((t) => ({ title: t.fullName, messages: t.failureMessages }))
-  const broken = file.testExecError ? ` (did not run: ${file.testExecError.message.split('\n')[0]})` : ''
-  show(relative(root, file.testFilePath), count('passed'), count('failed'), count('pending') + count('skipped'), failures, broken)
+  // A file that did not run counts as one failure, so the total cannot look better for it.
+  if (file.testExecError) failures.push({ title: '(the file did not run)', messages: [file.testExecError.message] })
+  show(relative(root, file.testFilePath), count('passed'), failures.length, count('pending') + count('skipped'), failures)
 }
 
 // The fixtures run on their own: as the harness runs them, with their tests counted.
@@ -222,9 +249,11 @@ for (const { fixture, args: own } of fixtureRuns) {
     continue
   }
   const json = JSON.parse(readFileSync(out, 'utf8'))
-  const tests = json.testResults.flatMap((f) => f.assertionResults)
-  const failures = tests.filter((t) => t.status === 'failed').map((t) => ({ title: t.fullName, messages: t.failureMessages }))
-  show(`e2e/${fixture} ${[...own, ''].join(' ')}(fixture)`, json.numPassedTests, json.numFailedTests, json.numPendingTests, failures)
+  const failures = json.testResults.flatMap((f) => [
+    ...f.assertionResults.filter((t) => t.status === 'failed').map((t) => ({ title: t.fullName, messages: t.failureMessages })),
+    ...(f.assertionResults.length === 0 && f.status === 'failed' ? [{ title: `(${relative(e2eDir, f.name)} did not run)`, messages: [f.message] }] : []),
+  ])
+  show(`e2e/${fixture} ${[...own, ''].join(' ')}(fixture)`, json.numPassedTests, failures.length, json.numPendingTests, failures)
 }
 
 if (list && existsSync(fixtureLog)) {
