@@ -2,7 +2,7 @@
 /**
  * Runs Jest's own fake-timer tests on `timing-wheel/jest-environment`.
  *
- *   node scripts/jest-suite.mjs <jest checkout> [--default] [--list]
+ *   node scripts/jest-suite.mjs <jest checkout> [--default | --compare] [--list]
  *
  * <jest checkout> is jestjs/jest at the installed Jest's version (its `packages/` and `e2e/`
  * folders are enough), never part of this repository; it needs no install and no build: the
@@ -39,11 +39,16 @@
  * it. Prints each file's counts and every failing test; `--list` also prints the first line
  * of each failure's message and the output of each fixture run that failed.
  *
+ * `--compare` runs every fixture of `e2e/fake-timers`, `fake-timers-legacy`, `fake-promises` and
+ * `fake-timers-temporal` twice, on Jest's environment and on this package's, and says which
+ * give a different output (exit code, stdout and stderr, times left out); `--list` prints the
+ * lines that differ.
+ *
  * Not part of `npm test`: it needs a checkout. `npm run suite:jest -- <checkout>` builds first
  * when dist/ is stale.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -56,18 +61,19 @@ const args = process.argv.slice(2)
 const checkout = args.find((a) => !a.startsWith('--'))
 const onDefault = args.includes('--default')
 const list = args.includes('--list')
+const compare = args.includes('--compare')
 
 const fail = (message) => {
   console.error(`jest-suite: ${message}`)
   process.exit(2)
 }
-if (checkout === undefined) fail('usage: node scripts/jest-suite.mjs <jest checkout> [--default] [--list]')
+if (checkout === undefined) fail('usage: node scripts/jest-suite.mjs <jest checkout> [--default | --compare] [--list]')
 const root = resolve(checkout)
 const unitDir = join(root, 'packages', 'jest-fake-timers', 'src', '__tests__')
 const e2eDir = join(root, 'e2e')
 if (!existsSync(join(unitDir, 'modernFakeTimers.test.ts'))) fail(`${unitDir} has no modernFakeTimers.test.ts: not a Jest checkout`)
 const dist = join(repo, 'dist', 'cjs', 'jest-environment')
-if (!onDefault && !existsSync(join(dist, 'on-timing-wheel.js'))) fail(`${dist}/on-timing-wheel.js is missing: run npm run build first`)
+if ((!onDefault || compare) && !existsSync(join(dist, 'on-timing-wheel.js'))) fail(`${dist}/on-timing-wheel.js is missing: run npm run build first`)
 
 const installed = JSON.parse(readFileSync(require.resolve('jest/package.json'), 'utf8')).version
 const checkedOut = JSON.parse(readFileSync(join(root, 'packages', 'jest-fake-timers', 'package.json'), 'utf8')).version
@@ -165,7 +171,7 @@ module.exports = (request, options) =>
 )
 
 // e2e/runJest.ts's contract (exit code, stdout, stderr of Jest run in a fixture), on the installed Jest.
-const environments = onDefault ? null : { node: join(dist, 'index.js'), jsdom: join(dist, 'jsdom.js') }
+const ours = { node: join(dist, 'index.js'), jsdom: join(dist, 'jsdom.js') }
 const runJest = join(scratch, 'run-jest.cjs')
 const fixtureLog = join(scratch, 'failing-fixtures.log')
 writeFileSync(
@@ -173,10 +179,9 @@ writeFileSync(
   `const { spawnSync } = require('node:child_process')
 const { appendFileSync, readFileSync } = require('node:fs')
 const path = require('node:path')
-const environments = ${JSON.stringify(environments)}
 // Jest 30.5 turns on an agent reporter when these are set; the e2e harness clears them too.
 const agents = ['AI_AGENT', 'AUGMENT_AGENT', 'CLAUDECODE', 'CLAUDE_CODE', 'CODEX_SANDBOX', 'CODEX_THREAD_ID', 'CURSOR_AGENT', 'GEMINI_CLI', 'GOOSE_PROVIDER', 'OPENCODE']
-function runJest(dir, args = [], options = {}) {
+const make = (environments) => function runJest(dir, args = [], options = {}) {
   dir = path.resolve(${JSON.stringify(e2eDir)}, dir)
   const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env }
   for (const name of agents) delete env[name]
@@ -188,9 +193,34 @@ function runJest(dir, args = [], options = {}) {
   const trim = (s) => (options.keepTrailingNewline ? s : s.replace(/\\n$/, ''))
   return { exitCode: run.status, stdout: trim(run.stdout), stderr: trim(run.stderr) }
 }
-module.exports = { __esModule: true, default: runJest, runJest }
+const runJest = make(${JSON.stringify(onDefault ? null : ours)})
+module.exports = { __esModule: true, default: runJest, runJest, make }
 `,
 )
+
+// --compare: every fixture of these folders on Jest's environment and on this package's; the
+// output (exit code, stdout, stderr) must be the same but for times.
+if (compare) {
+  const { make } = require(runJest)
+  const fixtures = ['fake-timers', 'fake-timers-legacy', 'fake-promises']
+    .flatMap((group) => readdirSync(join(e2eDir, group)).map((d) => `${group}/${d}`))
+    .concat('fake-timers-temporal')
+    .filter((f) => existsSync(join(e2eDir, f, 'package.json')))
+    .sort()
+  const output = (run) => `exit ${run.exitCode}\n${run.stdout}\n${run.stderr}`.replace(/ \(\d+ ms\)/g, '').replace(/^Time:.*$/gm, 'Time:').split('\n')
+  let differ = 0
+  for (const fixture of fixtures) {
+    const [jest, wheel] = [make(null), make(ours)].map((run) => output(run(fixture)))
+    const only = (a, b) => a.filter((line) => !b.includes(line))
+    const diff = [...only(jest, wheel).map((l) => `- ${l}`), ...only(wheel, jest).map((l) => `+ ${l}`)]
+    if (diff.length > 0) differ++
+    console.log(`e2e/${fixture}: ${diff.length === 0 ? 'same output' : 'output differs'}`)
+    if (list) for (const line of diff) console.log(`    ${line}`)
+  }
+  console.log(`${fixtures.length - differ} of ${fixtures.length} fixtures give the same output on timing-wheel/jest-environment as on Jest's own`)
+  rmSync(scratch, { recursive: true, force: true })
+  process.exit(0)
+}
 
 const config = {
   rootDir: root,
