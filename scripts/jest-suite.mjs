@@ -73,6 +73,7 @@ const unitDir = join(root, 'packages', 'jest-fake-timers', 'src', '__tests__')
 const e2eDir = join(root, 'e2e')
 if (!existsSync(join(unitDir, 'modernFakeTimers.test.ts'))) fail(`${unitDir} has no modernFakeTimers.test.ts: not a Jest checkout`)
 const dist = join(repo, 'dist', 'cjs', 'jest-environment')
+const ours = { node: join(dist, 'index.js'), jsdom: join(dist, 'jsdom.js') }
 if ((!onDefault || compare) && !existsSync(join(dist, 'on-timing-wheel.js'))) fail(`${dist}/on-timing-wheel.js is missing: run npm run build first`)
 
 const installed = JSON.parse(readFileSync(require.resolve('jest/package.json'), 'utf8')).version
@@ -160,7 +161,7 @@ module.exports = { __esModule: true, default: TimingWheelFakeTimers }
 )
 
 // `../` from an environment's tests is that environment: this package's, or Jest's as installed.
-const environment = (kind) => (onDefault ? require.resolve(`jest-environment-${kind}`) : join(dist, kind === 'node' ? 'index.js' : 'jsdom.js'))
+const environment = (kind) => (onDefault ? require.resolve(`jest-environment-${kind}`) : ours[kind])
 const resolver = join(scratch, 'resolver.cjs')
 writeFileSync(
   resolver,
@@ -171,7 +172,6 @@ module.exports = (request, options) =>
 )
 
 // e2e/runJest.ts's contract (exit code, stdout, stderr of Jest run in a fixture), on the installed Jest.
-const ours = { node: join(dist, 'index.js'), jsdom: join(dist, 'jsdom.js') }
 const runJest = join(scratch, 'run-jest.cjs')
 const fixtureLog = join(scratch, 'failing-fixtures.log')
 writeFileSync(
