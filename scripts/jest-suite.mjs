@@ -119,6 +119,7 @@ if (!existsSync(join(promises, 'node_modules', 'promise'))) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'jest-suite-'))
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }))
 const at = (name) => JSON.stringify(require.resolve(name))
 
 // TypeScript out, then Jest's hoisting of `jest.mock` above the imports, as Jest's own Babel setup does.
@@ -218,7 +219,6 @@ if (compare) {
     if (list) for (const line of diff) console.log(`    ${line}`)
   }
   console.log(`${fixtures.length - differ} of ${fixtures.length} fixtures give the same output on timing-wheel/jest-environment as on Jest's own`)
-  rmSync(scratch, { recursive: true, force: true })
   process.exit(0)
 }
 
@@ -291,5 +291,4 @@ if (list && existsSync(fixtureLog)) {
   console.log(readFileSync(fixtureLog, 'utf8').replace(/^/gm, '    '))
 }
 console.log(`${onDefault ? `Jest ${installed} as installed` : 'timing-wheel/jest-environment'}: ${passed} passed, ${failed} failed`)
-rmSync(scratch, { recursive: true, force: true })
 process.exit(0)
