@@ -105,7 +105,8 @@ describe.skipIf(!existsSync(preload))("a host's setImmediate in the ms it was qu
     expect(async).toEqual(sim)
     expect(sim.map(([, at]) => at)).toEqual([10, 10, 10, 11, 20, 20, 20, 20, 30, 30, 30])
     // Real Node, unless the machine stalled it (then timers due apart run in one turn, an
-    // order the program cannot promise, or a callback runs a ms late): up to eight tries.
+    // order the program cannot promise, or a callback runs a ms late): up to twenty tries
+    // (under a load of 10 on 2 cores, eight were seen to stall, all of them).
     // Its timers fire late by their own lateness, the same for every clock; what the storage
     // layer adds is each flush's and ack's time after its put: within 1 ms of Node's.
     const afterPut = (events: Events): number[] =>
@@ -113,11 +114,11 @@ describe.skipIf(!existsSync(preload))("a host's setImmediate in the ms it was qu
     const close = (real: Events): boolean =>
       real.length === sim.length && real.every(([e], j) => e === sim[j]![0]) && afterPut(real).every((d, j) => Math.abs(d - afterPut(sim)[j]!) <= 1)
     let real: Events = []
-    for (let i = 0; i < 8 && !close(real); i++) real = await run('real')
+    for (let i = 0; i < 20 && !close(real); i++) real = await run('real')
     expect(order(real)).toEqual(expected)
     expect(afterPut(sim)).toEqual([0, 0, 0, 0, 0, 0])
     afterPut(real).forEach((d) => expect(d).toBeLessThanOrEqual(1))
-  }, 30_000)
+  }, 60_000)
 
   it('a storage layer in a message handler: flushed and acked in the delivery’s ms, before a timer due 1 ms later', async () => {
     const { stdout } = await exec(process.execPath, ['--import', preload, join(dir, 'message.mjs')], { cwd: dir })
