@@ -12,6 +12,9 @@
  * - `queue`, one of this project's priority queues, holds the armings by due time, as
  *   Node's `timerListQueue` holds lists by expiry; stale ones are dropped when they reach
  *   the front. Members of a batch are sorted by arming number within their list.
+ * - `running` holds the members of the batch being run, taken out of `queue`: while one
+ *   is pending at the batch's time, no batch starts (one a jump moved later goes back to
+ *   `queue`).
  * - `tails` keeps each list's armings, the last live one last: a new arming of a list is
  *   never due before it (a list runs in arming order, also behind immediates moved after a
  *   batch). An interval re-armed by the clock before its callback joins its list after
@@ -34,7 +37,9 @@
  * within a list, due times follow arming order.
  *
  * Cost: an arming costs a queue add and, unless `where` is false, a captured stack (most of
- * it); a batch costs its members; a batch of one on-time timer costs a queue look.
+ * it); a batch costs a queue removal a member (the chooser's `dues`, asked for by a search
+ * only, take out every timer due up to the longest stall and put back those not run), and
+ * its order and moves unless it runs on time in FIFO order.
  *
  * Differences from the fake-timers clock with the empty plan: a timer armed by an
  * interval's callback with the interval's own period runs before the interval's next tick
@@ -345,9 +350,30 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return lists
   }
 
+  /**
+   * The members of the batch being run, from `runningFrom` on, are out of the queue (they
+   * are about to run; putting them back would cost a queue add each, and a removal when
+   * they surface stale): whether one is still pending at the batch's time. One that a
+   * jump moved later goes back to the queue.
+   */
+  let running: readonly Armed[] = []
+  let runningFrom = 0
+  const batchPending = (): boolean => {
+    while (runningFrom < running.length) {
+      const a = running[runningFrom]!
+      if (live(a)) {
+        if (a.timer.due <= batchAt) return true
+        enqueue(a)
+      }
+      runningFrom++
+    }
+    return false
+  }
+
   const choosing = (low: number, high: number): void => {
     callbackDone()
     moveHigh = high
+    if (batchPending()) return
     const head = firstLive()
     if (head === undefined) return
     const first = head.timer.due
@@ -371,13 +397,17 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     }
     const taken: Armed[] = window ?? takeDueBy(at)
     window = undefined
-    const members = taken.length > 0 && taken[taken.length - 1]!.timer.due > at ? taken.filter((a) => a.timer.due <= at) : taken
+    // By due time: the members first, then (when the chooser asked for the due times) the rest, back to the queue.
+    let k = taken.length
+    while (k > 0 && taken[k - 1]!.timer.due > at) enqueue(taken[--k]!)
+    const members = k === taken.length ? taken : taken.slice(0, k)
     if (members.length === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.
       batchAt = at
       why.delete(members[0]!)
     } else place(members, at, first, high)
-    for (const a of taken) enqueue(a)
+    running = members
+    runningFrom = 0
   }
 
   /** Orders the members of a batch run at `at` (the first of them due at `first`), moving each where it runs. */
