@@ -417,7 +417,10 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     // FIFO and on time: the clock's own order already, nothing to move, nothing overtaken.
     let unchanged = at === first
     for (let i = 0; i < placed.length; i++) {
-      if (placed[i]!.deferred) deferred = unchanged = false
+      if (placed[i]!.deferred) {
+        deferred = true
+        unchanged = false
+      }
       else if (unchanged && i > 0 && !fifo(placed[i - 1]!.item, placed[i]!.item)) unchanged = false
     }
     batchAt = deferred ? at + 1 : at
