@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createClock } from '../lib/fake-timers/index.js'
 import { type ExploringClock, type Plan, clockArb, createExploringClock, defaultNow, exploreSchedules, withClock } from '../lib/testing/index.js'
+import { rules } from '../lib/testing/runtime-model.js'
 import { expectCode } from './support/expect-error.js'
 
 const empty: Plan = { stalls: [], picks: [] }
@@ -57,6 +58,18 @@ describe('the exploring clock is the fake-timers clock', () => {
 })
 
 describe("Node's rules", () => {
+  it('immediates put after a stalled batch run after it, late by the stall, as members of that batch', () => {
+    // The first stall is the timeout's read (0), the second the batch's (1); the pick puts the immediate after the timers.
+    const clock = createExploringClock({ stalls: [0, 1], picks: [1] }, { maxStall: 6, now: 0 })
+    const seen: string[] = []
+    clock.setImmediate(() => seen.push(`immediate@${clock.now}`))
+    clock.setTimeout(() => seen.push(`timeout@${clock.now}`), 0)
+    clock.tick(200)
+    expect(seen).toEqual(['timeout@1', 'immediate@2'])
+    // The immediate's reason is its batch's stall: the batch is not over until it has run.
+    expect(clock.runs().map((r) => r.why)).toEqual([rules.immediates, rules.stall('node', 1)])
+  })
+
   it('a stall runs everything due, late, never one timer late alone; intervals re-arm from the start of their callback', () => {
     const clock = createExploringClock({ stalls: [0, 0, 30], picks: [] }, { maxStall: 30, now: 0 })
     const seen: string[] = []

@@ -112,7 +112,7 @@ const scripted = (script: readonly number[], bound: number, candidates: Candidat
     return value
   }
   const chooser: Chooser = {
-    stall: (first, last, dues, origin) => time(first, last, origin, () => [first, ...dues.filter((d) => d < last), last]),
+    stall: (first, last, dues, origin) => time(first, last, origin, () => [first, ...dues().filter((d) => d < last), last]),
     // What callbacks read changes no order by itself: the latest is no special case.
     read: (from, to, origin) => time(from, to, origin, () => [from]),
     pick: (n) => {

@@ -12,6 +12,9 @@
  * - `queue`, one of this project's priority queues, holds the armings by due time, as
  *   Node's `timerListQueue` holds lists by expiry; stale ones are dropped when they reach
  *   the front. Members of a batch are sorted by arming number within their list.
+ * - `running` holds the members of the batch being run, taken out of `queue`: while one
+ *   is pending at the batch's time, no batch starts (one a jump moved later goes back to
+ *   `queue`).
  * - `tails` keeps each list's armings, the last live one last: a new arming of a list is
  *   never due before it (a list runs in arming order, also behind immediates moved after a
  *   batch). An interval re-armed by the clock before its callback joins its list after
@@ -34,7 +37,9 @@
  * within a list, due times follow arming order.
  *
  * Cost: an arming costs a queue add and, unless `where` is false, a captured stack (most of
- * it); a batch costs its members; a batch of one on-time timer costs a queue look.
+ * it); a batch costs a queue removal a member (the chooser's `dues`, asked for by a search
+ * only, take out every timer due up to the longest stall and put back those not run), and
+ * its order and moves unless it runs on time in FIFO order.
  *
  * Differences from the fake-timers clock with the empty plan: a timer armed by an
  * interval's callback with the interval's own period runs before the interval's next tick
@@ -53,10 +58,11 @@ import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orde
 export interface Chooser extends Picker {
   /**
    * The time the batch runs at, in `[first, last]`, `first` being the earliest it can run
-   * (the first due time, or the last time read if later); `dues` are the due times of the
-   * other pending timers in `(first, last]`, ascending.
+   * (the first due time, or the last time read if later); `dues()` gives the due times of
+   * the other pending timers in `(first, last]`, ascending. A function: finding them takes
+   * every timer due by `last` out of the queue and back, which a plan has no use for.
    */
-  readonly stall: (first: number, last: number, dues: readonly number[], origin: number) => number
+  readonly stall: (first: number, last: number, dues: () => readonly number[], origin: number) => number
   /**
    * Node: the time an arming reads (`getLibuvNow()`), in `[from, to]`: `from` the last
    * time read; in a callback `to` is the batch's first due time plus the stall bound (or
@@ -137,7 +143,9 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   const tails = new Map<number, Armed[]>()
   // A Map, not a WeakMap (twice as fast here): a timer that ran once leaves it as it runs.
   const current = new Map<Timer, Armed>()
-  const why = new WeakMap<Armed, string | undefined>()
+  // A Map, not a WeakMap: ephemerons cost the collector more than the entries cost here,
+  // and an arming's entry goes when it runs.
+  const why = new Map<Armed, string>()
   const runs: Ran[] = []
   let seq = 0
   let batchAt = -Infinity
@@ -271,6 +279,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (a === undefined) return
     firingLevel = a.arming.nesting
     runs.push({ armed: a, at, why: why.get(a) })
+    why.delete(a)
     if (timer.kind !== 'Interval') current.delete(timer)
   }
 
@@ -311,6 +320,23 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return a.order < b.order
   }
 
+  // The batch being chosen: what `dues` takes out of the queue, once, and the range it covers.
+  let window: Armed[] | undefined
+  let windowFrom = 0
+  let windowLast = 0
+  /** The chooser's `dues`: the due times after the batch's earliest time, up to its latest. */
+  const dues = (): readonly number[] => {
+    window ??= takeDueBy(windowLast)
+    return [...new Set(window.map((a) => a.timer.due).filter((d) => d > windowFrom))]
+  }
+  /** The words of a stall of `ms`, made once each. */
+  const stallWordsMade = new Map<number, string>()
+  const stallWords = (ms: number): string => {
+    let w = stallWordsMade.get(ms)
+    if (w === undefined) stallWordsMade.set(ms, (w = rules.stall(runtime, ms)))
+    return w
+  }
+
   /** Per list, in arming order. */
   const listsOf = (members: readonly Armed[]): Armed[][] => {
     const byList = new Map<number, Armed[]>()
@@ -324,9 +350,30 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return lists
   }
 
+  /**
+   * The members of the batch being run, from `runningFrom` on, are out of the queue (they
+   * are about to run; putting them back would cost a queue add each, and a removal when
+   * they surface stale): whether one is still pending at the batch's time. One that a
+   * jump moved later goes back to the queue.
+   */
+  let running: readonly Armed[] = []
+  let runningFrom = 0
+  const batchPending = (): boolean => {
+    while (runningFrom < running.length) {
+      const a = running[runningFrom]!
+      if (live(a)) {
+        if (a.timer.due <= batchAt) return true
+        enqueue(a)
+      }
+      runningFrom++
+    }
+    return false
+  }
+
   const choosing = (low: number, high: number): void => {
     callbackDone()
     moveHigh = high
+    if (batchPending()) return
     const head = firstLive()
     if (head === undefined) return
     const first = head.timer.due
@@ -337,38 +384,59 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const from = Math.max(first, Math.min(lastRead, high))
     const fromOrigin = from > first ? lastReadOrigin : head.origin
     const last = Math.min(high, first + maxStall)
-    const window = takeDueBy(last)
+    // Taken out of the queue only if the chooser asks for the due times up to `last` (a
+    // search does, a plan does not); else only what the batch runs is taken.
+    window = undefined
+    windowFrom = from
+    windowLast = last
     let at = from
     batchOrigin = fromOrigin
     if (last > from) {
-      const dues = [...new Set(window.map((a) => a.timer.due).filter((d) => d > from))]
       at = Math.max(from, Math.min(last, chooser.stall(from, last, dues, fromOrigin)))
       batchOrigin = choices++
     }
-    if (window.length === 1 && at === first) {
+    const taken: Armed[] = window ?? takeDueBy(at)
+    window = undefined
+    // By due time: the members first, then (when the chooser asked for the due times) the rest, back to the queue.
+    let k = taken.length
+    while (k > 0 && taken[k - 1]!.timer.due > at) enqueue(taken[--k]!)
+    const members = k === taken.length ? taken : taken.slice(0, k)
+    if (members.length === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.
       batchAt = at
-      why.delete(window[0]!)
-      enqueue(window[0]!)
-      return
-    }
-    const members = window.filter((a) => a.timer.due <= at)
+      why.delete(members[0]!)
+    } else place(members, at, first, high)
+    running = members
+    runningFrom = 0
+  }
+
+  /** Orders the members of a batch run at `at` (the first of them due at `first`), moving each where it runs. */
+  const place = (members: readonly Armed[], at: number, first: number, high: number): void => {
     const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
-    batchAt = placed.some((p) => p.deferred) ? at + 1 : at
-    // FIFO and on time: the clock's own order already, nothing to move.
-    const flat = [...members].sort((x, y) => (fifo(x, y) ? -1 : 1))
-    const unchanged = at === first && placed.every((p, i) => p.item === flat[i] && !p.deferred)
-    const fifoIndex = new Map(flat.map((a, i) => [a, i]))
-    placed.forEach((p, i) => {
+    let deferred = false
+    // FIFO and on time: the clock's own order already, nothing to move, nothing overtaken.
+    let unchanged = at === first
+    for (let i = 0; i < placed.length; i++) {
+      if (placed[i]!.deferred) {
+        deferred = true
+        unchanged = false
+      }
+      else if (unchanged && i > 0 && !fifo(placed[i - 1]!.item, placed[i]!.item)) unchanged = false
+    }
+    batchAt = deferred ? at + 1 : at
+    const fifoIndex = unchanged ? undefined : new Map([...members].sort((x, y) => (fifo(x, y) ? -1 : 1)).map((a, i) => [a, i]))
+    for (let i = 0; i < placed.length; i++) {
+      const p = placed[i]!
       const a = p.item
-      why.set(a, at > a.arming.due ? rules.stall(runtime, at - first) : fifoIndex.get(a)! > i ? p.why : undefined)
-      if (unchanged) return
+      const w = at > a.arming.due ? stallWords(at - first) : fifoIndex !== undefined && fifoIndex.get(a)! > i ? p.why : undefined
+      if (w === undefined) why.delete(a)
+      else why.set(a, w)
+      if (unchanged) continue
       Schedule.remove(core.schedule, a.timer)
       a.timer.due = p.deferred ? at + 1 : at
       a.timer.order = core.nextOrder++
       Schedule.add(core.schedule, a.timer)
-    })
-    for (const a of window) enqueue(a)
+    }
   }
 
   return { runtime, runs, hooks: { armed, choosing, firing } }

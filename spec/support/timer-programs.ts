@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check'
 import type { Chooser } from '../../lib/testing/exploring-schedule.js'
+import { restarts } from '../../lib/testing/clock-arb.js'
 import { type ClockArbOptions, type ExploringClock, createExploringClock, exploreSchedules } from '../../lib/testing/index.js'
 
 export interface TimerSpec {
@@ -118,13 +119,18 @@ export const withoutBusy = (program: Program): Program => {
 /**
  * Brute force, independent of `exploreSchedules`' cuts and bound: runs `body` once per
  * plan, every time in range at every stall and every read (not only the search's cut
- * points), every option of every pick; returns the distinct results and the runs made.
+ * points), every option of every pick; returns the distinct results, the runs made, and
+ * whether it ran every plan (it stops after `maxRuns`). `oneClock`: one clock started
+ * over for each plan, for a body that does not install it (a fresh clock costs more than
+ * a small run).
  */
-export const everyResult = (body: (clock: ExploringClock) => string, options: ClockArbOptions): { results: Set<string>; runs: number } => {
+export const everyResult = (body: (clock: ExploringClock) => string, options: ClockArbOptions, { maxRuns = Infinity, oneClock = false } = {}): { results: Set<string>; runs: number; complete: boolean } => {
   const results = new Set<string>()
   let script: number[] | undefined = []
   let runs = 0
+  let clock: ExploringClock | undefined
   while (script !== undefined) {
+    if (runs >= maxRuns) return { results, runs, complete: false }
     const points: { n: number; index: number }[] = []
     const follow = script
     const next = (n: number): number => {
@@ -133,14 +139,16 @@ export const everyResult = (body: (clock: ExploringClock) => string, options: Cl
       return index
     }
     const chooser: Chooser = { stall: (first, last) => first + next(last - first + 1), read: (from, to) => from + next(to - from + 1), pick: (n) => next(n) }
-    results.add(body(createExploringClock({ stalls: [], picks: [] }, options, chooser)))
+    if (clock === undefined || !oneClock) clock = createExploringClock({ stalls: [], picks: [] }, options, chooser)
+    else restarts.get(clock)!(chooser)
+    results.add(body(clock))
     runs++
     script = undefined
     for (let i = points.length - 1; i >= 0 && script === undefined; i--) {
       if (points[i]!.index + 1 < points[i]!.n) script = [...points.slice(0, i).map((p) => p.index), points[i]!.index + 1]
     }
   }
-  return { results, runs }
+  return { results, runs, complete: true }
 }
 
 /** What `exploreSchedules` reaches for `body`, by default unbounded but for `maxSchedules`. */
