@@ -4,7 +4,8 @@
  * hand with one `setTimeout` per message on `@sinonjs/fake-timers` 15.5 (what a user writes
  * without the simulation), and on `timing-wheel/fake-timers` (the simulation's own clock:
  * the difference is what hosts, links and the checks on arrival cost), and the simulation
- * with `batch: true` (the messages due in one ms delivered by one clock timer).
+ * with `batch: true` (the messages due in one ms delivered by one clock timer); last, as
+ * the ceiling, the same network on a kernel written for speed (network-kernel.ts, bench only).
  *
  * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
  * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
@@ -55,11 +56,14 @@ const impls: readonly Impl[] = [
   { name: 'the same, batch: true', play: (d, w, bytes) => d.simulation(w, true, bytes) },
   { name: 'by hand on timing-wheel/fake-timers', play: (d, w, bytes) => d.handWritten(w, d.wheelFakeTimers, bytes) },
   { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w, bytes) => d.handWritten(w, () => FakeTimers.createClock(0) as never, bytes) },
+  { name: 'ceiling: bench-only kernel', play: (d, w, bytes) => d.kernel(w, bytes) },
 ]
 
 const drivers = await Promise.all(impls.map((i) => moduleCopy<Drivers>(new URL('./network-drivers.js', import.meta.url), i.name)))
 const rows: string[] = []
+const sinonRows: string[] = []
 const memoryRows: string[] = []
+const sinon = impls.findIndex((i) => i.name.includes('@sinonjs'))
 for (const size of sizes) {
   const w = load(size)
   const warm = load(Math.min(size, 2000))
@@ -89,6 +93,11 @@ for (const size of sizes) {
       : `${showRatio(median(ratios))} (${showRatio(Math.min(...ratios))}–${showRatio(Math.max(...ratios))})`
   })
   rows.push(`| ${size.toLocaleString('en-US')} | ${cells.join(' | ')} |`)
+  const overSinon = impls.map((_, i) => {
+    const ratios = times[sinon]!.map((t, r) => t / times[i]![r]!)
+    return `${showRatio(median(ratios))} (${showRatio(Math.min(...ratios))}–${showRatio(Math.max(...ratios))})`
+  })
+  sinonRows.push(`| ${size.toLocaleString('en-US')} | ${overSinon.join(' | ')} |`)
 }
 
 console.log(`Messages through a simulated network (${HOSTS} hosts, link latencies 1-1000 ms; each message a send and a delivery),`)
@@ -96,6 +105,10 @@ console.log(`seed ${seed}, ${rounds} rounds; ${clockName}. Peer cells: its time 
 console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
 console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
 for (const row of rows) console.log(row)
+console.log(`\nThe same rounds against the targets' yardstick: fake-timers 15.5's time per message over each one's (above 1, faster than it):\n`)
+console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
+console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
+for (const row of sinonRows) console.log(row)
 console.log(`\nBytes a message in flight (the heap's growth over the first messages sent, untimed; hosts and links left out):\n`)
 console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
 console.log(`| ---: | ${impls.map(() => '---:').join(' | ')} |`)

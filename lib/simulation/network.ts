@@ -75,13 +75,13 @@ const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queu
  * Each arrival is then a macrotask, as a socket's is (microtasks and `await`s run between
  * two), ordered with the hosts' timers by time and then by when it was set.
  */
-const token = <M>(sim: Simulation<M>, t: Token<M>, at: number): void => {
+const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): void => {
   sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
     const arrivals = sim.arrivals
-    if (arrivals !== undefined) put(arrivals, t, at - sim.clock.now)
-    else sim.clock.setTimeout(sim.land, at - sim.clock.now, t)
+    if (arrivals !== undefined) put(arrivals, t, at - now)
+    else sim.clock.setTimeout(sim.land, at - now, t)
     return
   }
   TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)
@@ -99,7 +99,10 @@ export const prepend = <M>(link: Link<M>, ms: ReadonlyArray<Message<M>>): void =
 }
 
 /** @internal A token for now for one message put back on `link` by `prepend`. */
-export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => token(sim, link, sim.clock.now)
+export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => {
+  const now = sim.clock.now
+  token(sim, link, now, now)
+}
 
 /** Batched: the one clock timer, at the earliest arrival. */
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
@@ -195,20 +198,19 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
       return sim.hostError(h, e)
     }
   }
-  if (sim.syncRun) refuseAsync(`${show(h.name)}'s message handler`, result)
+  if (sim.syncRun && result !== undefined) refuseAsync(`${show(h.name)}'s message handler`, result)
 }
 
 const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
   link.min === link.max ? link.min : Random.int(sim.random, link.min, link.max)
 
-const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>): void => {
-  const now = sim.clock.now
+const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>, now: number): void => {
   if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
   let at = now + latency(sim as Simulation<unknown>, link)
-  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) return token(sim, m, at + latency(sim as Simulation<unknown>, link))
+  if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) return token(sim, m, at + latency(sim as Simulation<unknown>, link), now)
   link.fifoAt = Math.max(at, link.fifoAt)
   link.queue.push(m)
-  token(sim, link, link.fifoAt)
+  token(sim, link, link.fifoAt, now)
 }
 
 /**
@@ -224,6 +226,8 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const ctx = contextOf<M>(host)
   const { sim, state: from } = ctx
   const target = hostOf(sim, to)
+  // The clock's \`now\` is a getter: read once a send.
+  const now = sim.clock.now
   const m: Message<M> = {
     id: ++sim.sent,
     from,
@@ -231,14 +235,14 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
     fromIncarnation: from.incarnation,
     toIncarnation: target.incarnation,
     message,
-    sentAt: sim.clock.now,
+    sentAt: now,
     duplicate: false,
   }
   if (!live(ctx)) return record(sim, m, 'dropped', 'stale')
   const link = linkOf(sim, from, target)
   if (link.partitioned) return record(sim, m, 'dropped', 'partition')
-  transmit(sim, link, m)
-  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true })
+  transmit(sim, link, m, now)
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true }, now)
 }
 
 /**
