@@ -2,8 +2,9 @@
  * The network row's timed plays: the same network played by `timing-wheel/simulation` and
  * written by hand as a user would without it, one `setTimeout` per message on a fake
  * clock (`@sinonjs/fake-timers`, or `timing-wheel/fake-timers` to show what the
- * simulation adds to its clock). `network.ts` loads a copy of this module per
- * implementation (see `module-copy.ts`).
+ * simulation adds to its clock), and on a kernel written for speed (`network-kernel.ts`,
+ * the ceiling). `network.ts` loads a bundle of this module and the package per
+ * implementation.
  *
  * The workload: `hosts` hosts, a fixed latency per directed link (1 to 1000 ms). At time 0,
  * `inFlight` messages are sent; each delivery sends one more message, from the receiver to

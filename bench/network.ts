@@ -9,16 +9,17 @@
  *
  * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
  * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
- * implementation through its own copy of the drivers, medians of per-round ratios, and
+ * implementation through its own bundle of the drivers and the package, medians of per-round ratios, and
  * every play's checksum equal to the first's. Then, untimed, the bytes a message in flight
  * costs each implementation (the heap's growth over the first messages sent). Flags: `--quick` (one round, small sizes),
  * `--rounds=N` (default 5), `--sizes=10000,100000`, `--seed=N`.
  */
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import FakeTimers from '@sinonjs/fake-timers'
+import { build } from 'esbuild'
 import type * as DriversModule from './network-drivers.js'
 import type { NetworkLoad } from './network-drivers.js'
 import { clockName } from './drivers.js'
-import { moduleCopy } from './module-copy.js'
 import * as Random from './random.js'
 import { showRatio } from './report.js'
 import { median } from './runner.js'
@@ -59,7 +60,27 @@ const impls: readonly Impl[] = [
   { name: 'ceiling: bench-only kernel', play: (d, w, bytes) => d.kernel(w, bytes) },
 ]
 
-const drivers = await Promise.all(impls.map((i) => moduleCopy<Drivers>(new URL('./network-drivers.js', import.meta.url), i.name)))
+/**
+ * Each implementation plays through a bundle of its own of the drivers and the package
+ * (esbuild, bench/out/network/, ignored by git): with one copy of the package shared, the
+ * clock's call sites would see the simulation's timers and the hand-written network's
+ * both, and optimize for neither, as no program that uses one of them does.
+ */
+const bundleOf = async (i: number): Promise<Drivers> => {
+  const outfile = fileURLToPath(new URL(`./out/network/drivers-${i}.mjs`, import.meta.url))
+  await build({
+    entryPoints: [fileURLToPath(new URL('./network-drivers.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  })
+  return (await import(pathToFileURL(outfile).href)) as Drivers
+}
+const drivers = await Promise.all(impls.map((_, i) => bundleOf(i)))
 const rows: string[] = []
 const sinonRows: string[] = []
 const memoryRows: string[] = []
