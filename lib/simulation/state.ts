@@ -209,9 +209,11 @@ export interface Link<M> extends LinkParams {
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
-  /** The in-order messages on the wire, oldest first from `head` (a deque: slots before `head` are emptied). */
+  /** The in-order messages waiting for a token, oldest first from `head` (a deque: slots before `head` are emptied). */
   queue: Array<Message<M> | undefined>
   head: number
+  /** How many at the queue's head were put back by `release` or `resume` (older than any on the wire). */
+  front: number
 }
 
 /** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
@@ -227,6 +229,8 @@ export interface Message<M> {
   readonly message: M
   readonly sentAt: number
   readonly duplicate: boolean
+  /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
+  inOrder: boolean
 }
 
 /** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
