@@ -478,3 +478,23 @@ describe.each([
     expect(got).toEqual(['resumed@10', 'first@10', 'second@10'])
   })
 })
+
+describe('batch: true', () => {
+  // A 0 ms send from a timer arms the batch's clock timer for now, which fake-timers runs
+  // 1 ms later: then the arrivals of two ms are due at once, and go in the order of their ms.
+  it('delivers the arrivals of two ms due at once in the order of their ms', () => {
+    const sim = S.create<string>({ seed: 1, batch: true })
+    const got: string[] = []
+    S.addHost(sim, 'a', (h) =>
+      S.setTimeout(h, () => {
+        S.link(sim, 'a', 'b', { latency: 0 }, { oneWay: true })
+        S.send(h, 'b', 'first')
+        S.link(sim, 'a', 'b', { latency: 1 }, { oneWay: true })
+        S.send(h, 'b', 'second')
+      }, 5),
+    )
+    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
+    S.run(sim, 10)
+    expect(got).toEqual(['first@6', 'second@6'])
+  })
+})

@@ -26,10 +26,11 @@
  *   firing took), the older one arrives in its place and it waits in the queue in send
  *   order (ids increase; a duplicate follows its original). So every token still delivers
  *   the link's oldest message.
- * - With `batch`, the messages in flight are alarms of a timing wheel of their own (1 ms
- *   precision: an alarm's interval is its arrival ms, and alarms of one interval fire in
- *   the order added, Guarantee 3), and one clock timer, armed at the earliest, delivers
- *   every message due, those sent with no latency meanwhile included.
+ * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
+ *   there, each list an alarm of a timing wheel of their own (1 ms precision: an alarm's
+ *   interval is its ms, and the wheel fires them in the order of their ms), and one clock
+ *   timer, armed at the earliest, delivers every message due, those sent with no latency
+ *   meanwhile included (a list taken, a token for the same ms starts another).
  * - A message remembers both ends' incarnations when sent and is dropped on arrival if
  *   either changed (a crash loses what a host had in flight, both ways): crashes cost
  *   nothing per message in flight.
@@ -93,7 +94,13 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     else sim.clock.setTimeout(sim.land, at - now, t)
     return
   }
-  TW.add(batch.wheel, Math.max(at, TW.now(batch.wheel)), t)
+  const key = Math.max(at, TW.now(batch.wheel))
+  const bucket = batch.buckets.get(key)
+  if (bucket !== undefined) bucket.push(t)
+  else {
+    batch.buckets.set(key, [t])
+    TW.add(batch.wheel, key, key)
+  }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
 
@@ -132,9 +139,12 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  const due: Array<Token<M>> = []
-  const take = (alarm: TW.Alarm<Token<M>>): void => {
-    due.push(TW.alarmValue(batch.wheel, alarm))
+  // The wheel fires its alarms in the order of their ms: so are the lists taken.
+  const due: Array<Array<Token<M>>> = []
+  const take = (alarm: TW.Alarm<number>): void => {
+    const key = TW.alarmValue(batch.wheel, alarm)
+    due.push(batch.buckets.get(key)!)
+    batch.buckets.delete(key)
   }
   let failed = false
   let error: unknown
@@ -142,12 +152,14 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     TW.advanceClock(batch.wheel, now, take)
     TW.firePastAlarms(batch.wheel, take)
     if (due.length === 0) break
-    for (const t of due) {
-      try {
-        land(sim, t)
-      } catch (e) {
-        if (!error) error = e
-        failed = true
+    for (const tokens of due) {
+      for (const t of tokens) {
+        try {
+          land(sim, t)
+        } catch (e) {
+          if (!error) error = e
+          failed = true
+        }
       }
     }
     due.length = 0

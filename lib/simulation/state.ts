@@ -233,9 +233,12 @@ export interface Message<M> {
   inOrder: boolean
 }
 
-/** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
+/** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  readonly wheel: TW.TimingWheel<Token<M>>
+  /** An alarm at each ms that has tokens arriving, its value the ms. */
+  readonly wheel: TW.TimingWheel<number>
+  /** The tokens arriving in each ms, in the order put on the wire. */
+  readonly buckets: Map<number, Array<Token<M>>>
   armed: unknown
   armedAt: number
   flushing: boolean
