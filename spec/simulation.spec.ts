@@ -129,6 +129,26 @@ describe('create, addHost, send, onMessage, run, log', () => {
     expect([...orders].sort()).toEqual(['a,b', 'b,a'])
   })
 
+  it('keeps a link FIFO on an exploring clock when two of its arrivals due together are in different timer lists', () => {
+    fc.assert(
+      fc.property(clockArb(), (clock) => {
+        const sim = S.create<string>({ seed: 1, clock })
+        const got: string[] = []
+        const a = S.addHost(sim, 'a', () => undefined)
+        S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => got.push(m)))
+        S.link(sim, 'a', 'b', { latency: 5 }, { oneWay: true })
+        S.send(a, 'b', 'x')
+        clock.tick(2)
+        // Due at 5 too (FIFO holds it back to x's arrival), armed with a delay of 3: another list.
+        S.link(sim, 'a', 'b', { latency: 1 }, { oneWay: true })
+        S.send(a, 'b', 'y')
+        clock.tick(60)
+        expect(got).toEqual(['x', 'y'])
+      }),
+      { seed: 1, numRuns: 40 },
+    )
+  })
+
   it('keeps no log with log: false', () => {
     const { sim, a, got } = pair({ log: false })
     S.send(a, 'b', 'x')

@@ -19,7 +19,8 @@
  *   message drawn to be reordered is its own token. A released or resumed message goes
  *   back at the head of its link's queue (counted by `front`), with a token for now.
  * - An in-order message sent while nothing waits in its link's queue, with a token due
- *   exactly at its arrival (a delay of 1 ms or more), is its own token and skips the
+ *   exactly at its arrival (a delay of 1 ms or more) on the arrivals or batch lists (which
+ *   fire tokens due together in the order put there), is its own token and skips the
  *   queue (the common case; the queue costs a quarter of a message's time at 10k in flight):
  *   the tokens of the messages sent before it fire first. When it fires and an older
  *   message waits on the link (put back, or a message whose token an earlier such
@@ -265,9 +266,12 @@ const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>, now: numb
   at = link.fifoAt = Math.max(at, link.fifoAt)
   m.inOrder = true
   // With nothing waiting on the link and a token due exactly at `at` (a delay from 1 ms to
-  // the clocks' greatest), every earlier message's token fires first: the message is its
-  // own token, and skips the queue.
-  if (link.head === link.queue.length && at > now && at - now <= maxDelay) return token(sim, m, at, now)
+  // the clocks' greatest) on a wire that fires tokens due together in the order put there
+  // (arrivals or batch lists; another clock, clockArb's, may not), every earlier message's
+  // token fires first: the message is its own token, and skips the queue.
+  if (link.head === link.queue.length && at > now && at - now <= maxDelay && (sim.arrivals !== undefined || sim.batch !== undefined)) {
+    return token(sim, m, at, now)
+  }
   link.queue.push(m)
   token(sim, link, at, now)
 }
