@@ -2,8 +2,9 @@
  * The network row's timed plays: the same network played by `timing-wheel/simulation` and
  * written by hand as a user would without it, one `setTimeout` per message on a fake
  * clock (`@sinonjs/fake-timers`, or `timing-wheel/fake-timers` to show what the
- * simulation adds to its clock). `network.ts` loads a copy of this module per
- * implementation (see `module-copy.ts`).
+ * simulation adds to its clock), and on a kernel written for speed (`network-kernel.ts`,
+ * the ceiling). `network.ts` loads a bundle of this module and the package per
+ * implementation.
  *
  * The workload: `hosts` hosts, a fixed latency per directed link (1 to 1000 ms). At time 0,
  * `inFlight` messages are sent; each delivery sends one more message, from the receiver to
@@ -19,6 +20,7 @@ import { createClock as wheelClock } from '../lib/fake-timers/index.js'
 import { Simulation as S } from '../lib/simulation/index.js'
 import type { Host } from '../lib/simulation/index.js'
 import { type Checksum, type Run, collect, nanos } from './drivers.js'
+import { createKernel } from './network-kernel.js'
 import { mix } from './workloads.js'
 
 export interface NetworkLoad {
@@ -112,6 +114,33 @@ export const handWritten = (load: NetworkLoad, createClock: () => FakeClock, byt
   clock.tick(horizon(load))
   const ns = nanos() - start
   return result(load, ns, { fired: delivered, hash }, pending)
+}
+
+/** The same network on the bench-only kernel (network-kernel.ts): the ceiling, not the package. */
+export const kernel = (load: NetworkLoad, bytes = false): NetworkRun => {
+  const names = Array.from({ length: load.hosts }, (_, i) => `h${i}`)
+  const k = createKernel<number>(names, load.latency)
+  let hash = 0
+  let delivered = 0
+  let sent = 0
+  k.hosts.forEach((host, i) =>
+    k.onMessage(host, (_from, id) => {
+      hash = (hash + mix(id, k.now())) >>> 0
+      delivered++
+      if (sent < load.inFlight + load.extra) k.send(host, names[nextHost(load, i, id)]!, sent++)
+    }),
+  )
+  if (bytes) {
+    const before = heap()
+    for (let j = 0; j < load.inFlight; j++) k.send(k.hosts[load.from[j]!]!, names[load.to[j]!]!, sent++)
+    return { ...result(load, 0, { fired: 0, hash: 0 }, 0), bytes: (heap() - before) / load.inFlight }
+  }
+  collect()
+  const start = nanos()
+  for (let j = 0; j < load.inFlight; j++) k.send(k.hosts[load.from[j]!]!, names[load.to[j]!]!, sent++)
+  k.tick(horizon(load))
+  const ns = nanos() - start
+  return result(load, ns, { fired: delivered, hash }, k.inFlight())
 }
 
 /** A play's result; `bytes` a message in flight when asked for, otherwise NaN. */

@@ -4,20 +4,22 @@
  * hand with one `setTimeout` per message on `@sinonjs/fake-timers` 15.5 (what a user writes
  * without the simulation), and on `timing-wheel/fake-timers` (the simulation's own clock:
  * the difference is what hosts, links and the checks on arrival cost), and the simulation
- * with `batch: true` (the messages due in one ms delivered by one clock timer).
+ * with `batch: true` (the messages due in one ms delivered by one clock timer); last, as
+ * the ceiling, the same network on a kernel written for speed (network-kernel.ts, bench only).
  *
  * The method of `npm run bench` (bench/README.md): workloads generated from a seed before
  * any clock starts, main-thread CPU time, interleaved rounds in a rotating order, each
- * implementation through its own copy of the drivers, medians of per-round ratios, and
+ * implementation through its own bundle of the drivers and the package, medians of per-round ratios, and
  * every play's checksum equal to the first's. Then, untimed, the bytes a message in flight
  * costs each implementation (the heap's growth over the first messages sent). Flags: `--quick` (one round, small sizes),
  * `--rounds=N` (default 5), `--sizes=10000,100000`, `--seed=N`.
  */
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import FakeTimers from '@sinonjs/fake-timers'
+import { build } from 'esbuild'
 import type * as DriversModule from './network-drivers.js'
 import type { NetworkLoad } from './network-drivers.js'
 import { clockName } from './drivers.js'
-import { moduleCopy } from './module-copy.js'
 import * as Random from './random.js'
 import { showRatio } from './report.js'
 import { median } from './runner.js'
@@ -55,11 +57,34 @@ const impls: readonly Impl[] = [
   { name: 'the same, batch: true', play: (d, w, bytes) => d.simulation(w, true, bytes) },
   { name: 'by hand on timing-wheel/fake-timers', play: (d, w, bytes) => d.handWritten(w, d.wheelFakeTimers, bytes) },
   { name: 'by hand on @sinonjs/fake-timers 15.5', play: (d, w, bytes) => d.handWritten(w, () => FakeTimers.createClock(0) as never, bytes) },
+  { name: 'ceiling: bench-only kernel', play: (d, w, bytes) => d.kernel(w, bytes) },
 ]
 
-const drivers = await Promise.all(impls.map((i) => moduleCopy<Drivers>(new URL('./network-drivers.js', import.meta.url), i.name)))
+/**
+ * Each implementation plays through a bundle of its own of the drivers and the package
+ * (esbuild, bench/out/network/, ignored by git): with one copy of the package shared, the
+ * clock's call sites would see the simulation's timers and the hand-written network's
+ * both, and optimize for neither, as no program that uses one of them does.
+ */
+const bundleOf = async (i: number): Promise<Drivers> => {
+  const outfile = fileURLToPath(new URL(`./out/network/drivers-${i}.mjs`, import.meta.url))
+  await build({
+    entryPoints: [fileURLToPath(new URL('./network-drivers.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  })
+  return (await import(pathToFileURL(outfile).href)) as Drivers
+}
+const drivers = await Promise.all(impls.map((_, i) => bundleOf(i)))
 const rows: string[] = []
+const sinonRows: string[] = []
 const memoryRows: string[] = []
+const sinon = impls.findIndex((i) => i.name.includes('@sinonjs'))
 for (const size of sizes) {
   const w = load(size)
   const warm = load(Math.min(size, 2000))
@@ -89,6 +114,11 @@ for (const size of sizes) {
       : `${showRatio(median(ratios))} (${showRatio(Math.min(...ratios))}–${showRatio(Math.max(...ratios))})`
   })
   rows.push(`| ${size.toLocaleString('en-US')} | ${cells.join(' | ')} |`)
+  const overSinon = impls.map((_, i) => {
+    const ratios = times[sinon]!.map((t, r) => t / times[i]![r]!)
+    return `${showRatio(median(ratios))} (${showRatio(Math.min(...ratios))}–${showRatio(Math.max(...ratios))})`
+  })
+  sinonRows.push(`| ${size.toLocaleString('en-US')} | ${overSinon.join(' | ')} |`)
 }
 
 console.log(`Messages through a simulated network (${HOSTS} hosts, link latencies 1-1000 ms; each message a send and a delivery),`)
@@ -96,6 +126,10 @@ console.log(`seed ${seed}, ${rounds} rounds; ${clockName}. Peer cells: its time 
 console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
 console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
 for (const row of rows) console.log(row)
+console.log(`\nThe same rounds against the targets' yardstick: fake-timers 15.5's time per message over each one's (above 1, faster than it):\n`)
+console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
+console.log(`| ---: | ${impls.map(() => '---').join(' | ')} |`)
+for (const row of sinonRows) console.log(row)
 console.log(`\nBytes a message in flight (the heap's growth over the first messages sent, untimed; hosts and links left out):\n`)
 console.log(`| in flight | ${impls.map((i) => i.name).join(' | ')} |`)
 console.log(`| ---: | ${impls.map(() => '---:').join(' | ')} |`)

@@ -75,6 +75,45 @@ describe('arrivals: one clock timer a ms on the package clock', () => {
     )
   })
 
+  // A sync tick delivers the next arrival of the ms from the pump itself when nothing
+  // could come between: these handlers put something there (a clock job, a nested tick).
+  it('delivers in the same order as a clock timer a message when handlers queue clock jobs or tick the clock', () => {
+    interface Clock {
+      nextTick(f: () => void): void
+      tick(ms: number): unknown
+    }
+    const program = (sim: SimulationT<number>, actions: readonly number[], sends: readonly (readonly [number, number])[]): string[] => {
+      const clock = sim.clock as unknown as Clock
+      const seen: string[] = []
+      names.forEach((name) =>
+        S.addHost(sim, name, (h) =>
+          S.onMessage(h, (from, m) => {
+            seen.push(`${from}>${name}:${m}@${sim.clock.now}`)
+            const action = actions[m % actions.length]!
+            if (action === 1) clock.nextTick(() => seen.push(`job ${m}@${sim.clock.now}`))
+            else if (action === 2) clock.tick(0)
+            else if (action === 3) S.setTimeout(h, () => seen.push(`timer ${m}@${sim.clock.now}`), 0)
+            seen.push(`done ${m}`)
+          }),
+        ),
+      )
+      sends.forEach(([a, b], i) => S.send(S.host(sim, names[a]!), names[b]!, i))
+      S.run(sim, 10)
+      return seen
+    }
+    const sendArb = fc.array(fc.tuple(hostArb, hostArb), { minLength: 2, maxLength: 12 })
+    const actionsArb = fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 5 })
+    fc.assert(
+      fc.property(actionsArb, sendArb, (actions, sends) => {
+        const ours = S.create<number>({ seed: 1, log: false })
+        const reference = S.create<number>({ seed: 1, log: false, clock: FakeTimers.createClock(0) as never })
+        expect(program(ours, actions, sends)).toEqual(program(reference, actions, sends))
+        Schedule.invariant(coreOf(ours).schedule)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
   it('keeps one clock timer for the messages due in one ms', () => {
     const sim = S.create<number>({ seed: 1 })
     S.addHost(sim, 'a', () => undefined)

@@ -3,6 +3,7 @@
  * guarantees checked on the example's log.
  */
 import * as O from 'fp-ts/lib/Option.js'
+import FakeTimers from '@sinonjs/fake-timers'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClock } from '../lib/fake-timers/index.js'
@@ -126,6 +127,26 @@ describe('create, addHost, send, onMessage, run, log', () => {
       { seed: 1, numRuns: 40 },
     )
     expect([...orders].sort()).toEqual(['a,b', 'b,a'])
+  })
+
+  it('keeps a link FIFO on an exploring clock when two of its arrivals due together are in different timer lists', () => {
+    fc.assert(
+      fc.property(clockArb(), (clock) => {
+        const sim = S.create<string>({ seed: 1, clock })
+        const got: string[] = []
+        const a = S.addHost(sim, 'a', () => undefined)
+        S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => got.push(m)))
+        S.link(sim, 'a', 'b', { latency: 5 }, { oneWay: true })
+        S.send(a, 'b', 'x')
+        clock.tick(2)
+        // Due at 5 too (FIFO holds it back to x's arrival), armed with a delay of 3: another list.
+        S.link(sim, 'a', 'b', { latency: 1 }, { oneWay: true })
+        S.send(a, 'b', 'y')
+        clock.tick(60)
+        expect(got).toEqual(['x', 'y'])
+      }),
+      { seed: 1, numRuns: 40 },
+    )
   })
 
   it('keeps no log with log: false', () => {
@@ -449,5 +470,51 @@ describe('fault schedules', () => {
 
   it('describeFault says who, what and when', () => {
     expect(S.describeFault({ kind: 'pause', at: 5, duration: 7, host: 'db' })).toBe('at 5 ms: pause db (stop the world) for 7 ms, resumed at 12 ms')
+  })
+})
+
+// An in-order message is its own token while nothing waits on its link; these put older
+// messages there (a resumed one, then those whose tokens it took) while it is on the wire.
+describe.each([
+  ['default', {}],
+  ['batch', { batch: true }],
+  ['fake-timers 15.5', { clock: FakeTimers.createClock(0) as never }],
+])('a link stays FIFO when messages are put back on it while others are on the wire (%s)', (_name, options) => {
+  it('delivers a resumed message, then the older of those on the wire first, whichever token fires', () => {
+    const sim = S.create<string>({ seed: 1, ...options })
+    const got: string[] = []
+    S.addHost(sim, 'a', () => undefined)
+    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
+    S.link(sim, 'a', 'b', { latency: 10 }, { oneWay: true })
+    S.pause(sim, 'b')
+    S.send(S.host(sim, 'a'), 'b', 'first')
+    S.send(S.host(sim, 'a'), 'b', 'second')
+    // Drawn to be reordered, it passes both and stalls at the paused host, then is put back
+    // at the head of the link by a resume from a timer: its token is due after theirs.
+    S.link(sim, 'a', 'b', { latency: 1, reorder: 1 }, { oneWay: true })
+    S.send(S.host(sim, 'a'), 'b', 'resumed')
+    S.setTimeout(S.host(sim, 'a'), () => S.resume(sim, 'b'), 9)
+    S.run(sim, 20)
+    expect(got).toEqual(['resumed@10', 'first@10', 'second@10'])
+  })
+})
+
+describe('batch: true', () => {
+  // A 0 ms send from a timer arms the batch's clock timer for now, which fake-timers runs
+  // 1 ms later: then the arrivals of two ms are due at once, and go in the order of their ms.
+  it('delivers the arrivals of two ms due at once in the order of their ms', () => {
+    const sim = S.create<string>({ seed: 1, batch: true })
+    const got: string[] = []
+    S.addHost(sim, 'a', (h) =>
+      S.setTimeout(h, () => {
+        S.link(sim, 'a', 'b', { latency: 0 }, { oneWay: true })
+        S.send(h, 'b', 'first')
+        S.link(sim, 'a', 'b', { latency: 1 }, { oneWay: true })
+        S.send(h, 'b', 'second')
+      }, 5),
+    )
+    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
+    S.run(sim, 10)
+    expect(got).toEqual(['first@6', 'second@6'])
   })
 })

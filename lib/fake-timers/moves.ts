@@ -202,10 +202,14 @@ const runRange = (f: State, t: TickState, settle: Settle | undefined): number | 
       try {
         runJobs(f)
         // A job may have cleared the timer; a cleared timer does not fire.
-        if (isPending(f, timer)) fire(f, timer)
+        if (isPending(f, timer)) {
+          if (settle === undefined) c.tickFiring = timer
+          fire(f, timer)
+        }
       } catch (e) {
         keepFirst(t, e)
       }
+      c.tickFiring = undefined
       if (settle !== undefined) {
         settleThen(f, () => resume(f, t, settle), keepJob(t), settle.reject)
         return undefined

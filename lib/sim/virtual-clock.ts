@@ -229,6 +229,16 @@ interface State {
   methods: readonly string[]
   /** A schedule steering this clock (`hooks.ts`); undefined for FIFO on time. */
   hooks: ScheduleHooks | undefined
+  /** How many timers have fired: a callback that sees it change knows a move ran inside it. */
+  fired: number
+  /**
+   * The timer a sync `tick` of a fake-timers clock is firing (set by its loop, read and
+   * cleared by the callback): between it and the next timer that loop runs nothing but
+   * the queued jobs, so a callback standing for several timers of this ms (a simulation's
+   * arrivals) may run the next itself when no job is queued, no move ran, and no other
+   * timer comes first.
+   */
+  tickFiring: Timer | undefined
 }
 
 /**
@@ -415,6 +425,7 @@ const clearTimer = (c: State, id: unknown, asked: TimerKind): void => {
  * can clear it), anything else is gone before its callback runs.
  */
 const fire = (c: State, timer: Timer): void => {
+  c.fired++
   if (c.hooks !== undefined) c.hooks.firing(timer, c.elapsed)
   if (timer.interval !== undefined) {
     const due = timer.due + timer.interval
@@ -705,6 +716,8 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     stacks: new WeakMap(),
     methods: [],
     hooks: undefined,
+    fired: 0,
+    tickFiring: undefined,
   }
   const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit', State>({
     performance: { now: () => performanceNow(c) },
@@ -819,6 +832,7 @@ const rearmOrdered = (c: State, timer: Timer, order: number): void => {
 export const internals = {
   stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
   rearmOrdered,
+  removeTimer,
   nowOf,
   performanceNow,
   timeToNextFrame,

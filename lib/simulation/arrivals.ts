@@ -15,6 +15,13 @@
  *   microtasks, `await`s and the clock's jobs run between two arrivals, and a host timer
  *   due in that ms fires between the tokens sent before and after it was set, as when
  *   each token was a timer.
+ * - Fired by a sync `tick` (the clock's `tickFiring`), once its token is delivered the pump
+ *   looks at what that loop would do next: if the re-armed pump is the schedule's first
+ *   timer, no clock job is queued, no timer fired inside the delivery and time has not
+ *   moved, the loop would only fire it again; so it takes itself back and delivers the
+ *   next token at once. The order and everything a handler can see are those of a firing
+ *   a token (it is re-armed during each delivery), for one clock firing a ms instead of
+ *   one a message. Other moves (`tickAsync`, `next`, `runAll`...) fire it once a token.
  * - A token's due time is the clock's own for its delay (`coerceDelay`, then `dueOffset`:
  *   a 0 ms delay from inside a tick is 1 ms), so it falls in the bucket its timer's due
  *   time would have.
@@ -34,6 +41,14 @@ import { type Timer, oneArg } from '../sim/timer.js'
 import type { SimulationClock, Token } from './state.js'
 
 const I = VirtualClock.internals
+
+/** What the pumps read of a `timing-wheel/fake-timers` clock's state (fake-timers/state.ts). */
+interface FakeTimersState {
+  readonly vc?: VirtualClock.VirtualClock
+  readonly core?: VirtualClock.State
+  readonly jobs: readonly unknown[]
+  readonly idle: ReadonlyMap<unknown, unknown>
+}
 
 /** @internal The tokens arriving in one ms. */
 interface Bucket<M> {
@@ -57,16 +72,30 @@ export interface Arrivals<M> {
  * without hooks, delivering each token with `land`; otherwise undefined.
  */
 export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => void): Arrivals<M> | undefined => {
-  const f = stateOf<{ readonly vc?: VirtualClock.VirtualClock; readonly core?: VirtualClock.State }>(clock)
+  const f = stateOf<FakeTimersState>(clock)
   const core = f?.core
   if (core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined) return undefined
+  const idle = f.idle
+  const schedule = core.schedule
   const buckets = new Map<number, Bucket<M>>()
   const pump = (b: Bucket<M>): void => {
-    const t = b.tokens[b.head]!
-    b.tokens[b.head++] = undefined
-    if (b.head < b.tokens.length) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
-    else buckets.delete(b.due)
-    land(t)
+    const inline = core.tickFiring === b.pump
+    core.tickFiring = undefined
+    for (;;) {
+      const t = b.tokens[b.head]!
+      b.tokens[b.head++] = undefined
+      const more = b.head < b.tokens.length
+      if (more) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
+      else if (buckets.get(b.due) === b) buckets.delete(b.due)
+      if (!inline) return land(t)
+      const fired = core.fired
+      land(t)
+      // Re-armed, the pump is the clock's next timer if it is the first late one (late
+      // timers come before the wheel's); then the sync tick would only run the jobs
+      // (none queued) and fire it: take it back and deliver the next token here.
+      if (!more || schedule.late[0] !== b.pump || core.fired !== fired || core.elapsed !== b.due || f.jobs.length !== 0 || idle.size !== 0) return
+      I.removeTimer(core, b.pump!)
+    }
   }
   return { core, buckets, pump }
 }

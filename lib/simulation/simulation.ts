@@ -19,7 +19,7 @@ import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, 
 import { inFlight, land } from './network.js'
 import { arrivalsOn } from './arrivals.js'
 import { hostError } from './hosts.js'
-import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, type Token, direct, simOf } from './state.js'
+import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, direct, simOf } from './state.js'
 
 export * from './state.js'
 export * from './log.js'
@@ -41,7 +41,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     arrivals: opts.batch === true ? undefined : arrivalsOn<M>(clock, (t) => land(sim, t)),
     batch:
       opts.batch === true
-        ? { wheel: TW.create<Token<M>>({ alarmPrecision: 1, start: clock.now }), armed: undefined, armedAt: Infinity, flushing: false }
+        ? { wheel: TW.create<number>({ alarmPrecision: 1, start: clock.now }), buckets: new Map(), armed: undefined, armedAt: Infinity, flushing: false }
         : undefined,
     sent: 0,
     log: opts.log === false ? undefined : [],

@@ -209,9 +209,11 @@ export interface Link<M> extends LinkParams {
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
-  /** The in-order messages on the wire, oldest first from `head` (a deque: slots before `head` are emptied). */
+  /** The in-order messages waiting for a token, oldest first from `head` (a deque: slots before `head` are emptied). */
   queue: Array<Message<M> | undefined>
   head: number
+  /** How many at the queue's head were put back by `release` or `resume` (older than any on the wire). */
+  front: number
 }
 
 /** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
@@ -227,11 +229,16 @@ export interface Message<M> {
   readonly message: M
   readonly sentAt: number
   readonly duplicate: boolean
+  /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
+  inOrder: boolean
 }
 
-/** @internal The batched network: messages as alarms at their arrival ms, one clock timer armed at the earliest. */
+/** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  readonly wheel: TW.TimingWheel<Token<M>>
+  /** An alarm at each ms that has tokens arriving, its value the ms. */
+  readonly wheel: TW.TimingWheel<number>
+  /** The tokens arriving in each ms, in the order put on the wire. */
+  readonly buckets: Map<number, Array<Token<M>>>
   armed: unknown
   armedAt: number
   flushing: boolean
