@@ -108,10 +108,6 @@ const performancePrototype = (g: GlobalObject): object | undefined => {
 }
 
 /**
- * fake-timers' `hijackMethod`: puts the clock's `name` on `target` as `method`, keeping
- * the original on the clock as `_${name}` (`name` differs only for `AbortSignal.timeout`).
- */
-/**
  * Whether the function that called `fn` is Node's own (`node:internal/...`). Node queues
  * its own work through `process.nextTick` as it runs: a message from the parent process
  * (`child_process`' `handleMessage`), a stream's write callback. Faked, that work waits
@@ -135,6 +131,20 @@ const calledByNode = (fn: Fn): boolean => {
   }
 }
 
+/**
+ * The `process.nextTick` forwards of the clocks installed now, per target, oldest first.
+ * Vitest puts back the `nextTick` it found one tick late (its `withSafeTimers`, around each
+ * message to its parent process), which can be a clock's forward after that clock was
+ * uninstalled and another installed; a job queued through it would wait for a clock that
+ * nothing moves. A call through a gone clock's forward goes to the one installed now, or
+ * to the original.
+ */
+const liveTicks = new WeakMap<object, Fn[]>()
+
+/**
+ * fake-timers' `hijackMethod`: puts the clock's `name` on `target` as `method`, keeping
+ * the original on the clock as `_${name}` (`name` differs only for `AbortSignal.timeout`).
+ */
 const hijack = (target: Bag, method: string, clock: Clock, name = method): void => {
   const fake = clock[name] as Bag
   fake['hadOwnProperty'] = Object.hasOwn(target, method)
@@ -151,6 +161,8 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
     const forward =
       method === 'nextTick'
         ? function (...args: unknown[]): unknown {
+            const live = liveTicks.get(target)
+            if (live === undefined || !live.includes(forward)) return Reflect.apply(live?.at(-1) ?? original, target, args)
             return calledByNode(forward) ? Reflect.apply(original, target, args) : (clock[name] as Fn)(...args)
           }
         : function (...args: unknown[]): unknown {
@@ -158,6 +170,7 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
           }
     Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
     target[method] = forward
+    if (method === 'nextTick') liveTicks.set(target, [...(liveTicks.get(target) ?? []), forward])
   }
   ;(target[method] as Bag).clock = clock
 }
@@ -275,8 +288,10 @@ export const install = (
     const pending = ownUninstall()
     const installed = clock['methods'] as FakeMethod[]
     for (const name of installed) {
-      if ((name === 'hrtime' || name === 'nextTick') && process) process[name] = clock[`_${name}`]
-      else if (name === 'AbortSignal.timeout') (g['AbortSignal'] as Bag)['timeout'] = clock[`_${name}`]
+      if ((name === 'hrtime' || name === 'nextTick') && process) {
+        if (name === 'nextTick') liveTicks.set(process, (liveTicks.get(process) ?? []).filter((f) => (f as Bag)['clock'] !== clock))
+        process[name] = clock[`_${name}`]
+      } else if (name === 'AbortSignal.timeout') (g['AbortSignal'] as Bag)['timeout'] = clock[`_${name}`]
       else if (name === 'performance') {
         if (perfNow !== undefined) {
           if (perfNow.descriptor) Object.defineProperty(perfNow.holder, 'now', perfNow.descriptor)
