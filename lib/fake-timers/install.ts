@@ -289,7 +289,7 @@ export const install = (
     const installed = clock['methods'] as FakeMethod[]
     for (const name of installed) {
       if ((name === 'hrtime' || name === 'nextTick') && process) {
-        if (name === 'nextTick') liveTicks.set(process, (liveTicks.get(process) ?? []).filter((f) => (f as Bag)['clock'] !== clock))
+        if (name === 'nextTick') liveTicks.set(process, (liveTicks.get(process) ?? []).filter((f) => (f as unknown as Bag)['clock'] !== clock))
         process[name] = clock[`_${name}`]
       } else if (name === 'AbortSignal.timeout') (g['AbortSignal'] as Bag)['timeout'] = clock[`_${name}`]
       else if (name === 'performance') {
