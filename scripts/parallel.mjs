@@ -19,22 +19,35 @@ const names = process.argv.slice(2)
 const hungAfter = 300_000
 const started = Date.now()
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(0)} s`
-const running = new Set(names)
 console.log(names.length > 1 ? `> ${names.join(' and ')}, side by side...` : `> ${names[0]}...`)
 let last = Date.now()
 const say = (line) => {
   last = Date.now()
   console.log(line)
 }
+
+/**
+ * The scripts still running, by name: the process group each runs in (its own, so that a
+ * hung script is killed with everything it started), when it last printed a line, and
+ * whether it was killed as hung.
+ */
+const running = new Map()
 const beat = setInterval(() => {
-  if (Date.now() - last >= 5_000) say(`  ... ${[...running].join(', ')} still running (${seconds()})`)
+  const now = Date.now()
+  for (const [name, script] of running) {
+    if (script.hung || now - script.heard < hungAfter) continue
+    script.hung = true
+    say(`  ${name}: HUNG, silent for ${hungAfter / 60_000} minutes. Its processes:`)
+    say(tree(script.pid))
+    process.kill(-script.pid, 'SIGKILL')
+  }
+  if (now - last >= 5_000) say(`  ... ${[...running.keys()].join(', ')} still running (${seconds()})`)
 }, 1_000)
 
-// Each script runs in a process group of its own, which a Ctrl-C at the terminal does not reach.
-const groups = new Set()
+// A Ctrl-C at the terminal does not reach the scripts' own process groups.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    for (const group of groups) process.kill(-group, 'SIGKILL')
+    for (const { pid } of running.values()) process.kill(-pid, 'SIGKILL')
     process.exit(130)
   })
 }
@@ -43,31 +56,19 @@ const results = await Promise.all(
   names.map(
     (name) =>
       new Promise((resolve) => {
-        // Its own process group, so that a hung script is killed with everything it started.
         const child = spawn('npm', ['run', name, '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-        groups.add(child.pid)
-        let heard = Date.now()
-        let hung = false
+        const script = { pid: child.pid, heard: Date.now(), hung: false }
+        running.set(name, script)
         for (const stream of [child.stdout, child.stderr]) {
           createInterface({ input: stream }).on('line', (line) => {
-            heard = Date.now()
+            script.heard = Date.now()
             say(names.length > 1 ? `[${name}] ${line}` : line)
           })
         }
-        const watch = setInterval(() => {
-          if (Date.now() - heard < hungAfter) return
-          hung = true
-          clearInterval(watch)
-          say(`  ${name}: HUNG, silent for ${hungAfter / 60_000} minutes. Its processes:`)
-          say(tree(child.pid))
-          process.kill(-child.pid, 'SIGKILL')
-        }, 1_000)
         child.on('close', (code) => {
-          groups.delete(child.pid)
-          clearInterval(watch)
           running.delete(name)
-          say(`  ${name}: ${code === 0 && !hung ? 'done' : hung ? 'FAILED (hung, killed)' : `FAILED (exit ${code})`} after ${seconds()}`)
-          resolve(hung ? 1 : code)
+          say(`  ${name}: ${script.hung ? 'FAILED (hung, killed)' : code === 0 ? 'done' : `FAILED (exit ${code})`} after ${seconds()}`)
+          resolve(script.hung ? 1 : code)
         })
       }),
   ),
