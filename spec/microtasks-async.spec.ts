@@ -233,10 +233,20 @@ describe('an exploring clock (clockArb)', () => {
 })
 
 describe('Node’s own nextTick calls stay on Node’s queue', () => {
-  it('a message from a child process, which Node delivers through process.nextTick, arrives while the clock stands still', async () => {
+  it.each([
+    ['installed', false],
+    ['reached through the forward of a clock uninstalled before it (as Vitest puts one back)', true],
+  ] as const)('a message from a child process, which Node delivers through process.nextTick, arrives while the clock stands still: %s', async (_name, stale) => {
     const realTimeout = setTimeout
     const wait = (ms: number): Promise<void> => new Promise((resolve) => realTimeout(resolve, ms))
-    clock = install()
+    const real = process.nextTick
+    if (stale) {
+      const first = install()
+      const forward = process.nextTick
+      first.uninstall()
+      clock = install()
+      process.nextTick = forward
+    } else clock = install()
     const child = spawn(process.execPath, ['-e', "process.send('hello', () => process.disconnect())"], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] })
     const got: unknown[] = []
     child.on('message', (m) => got.push(m))
@@ -245,6 +255,7 @@ describe('Node’s own nextTick calls stay on Node’s queue', () => {
     // uninstall: a test runner's worker that loses its parent's answer waits forever.
     expect(got).toEqual(['hello'])
     expect(clock.countTimers()).toBe(0)
+    process.nextTick = real
   })
 
   it('a call through an uninstalled clock’s forward goes to the clock installed now, or to Node (Vitest puts a stale one back a tick late)', async () => {

@@ -132,14 +132,25 @@ const calledByNode = (fn: Fn): boolean => {
 }
 
 /**
- * The `process.nextTick` forwards of the clocks installed now, per target, oldest first.
- * Vitest puts back the `nextTick` it found one tick late (its `withSafeTimers`, around each
+ * Per target, the clocks whose `process.nextTick` is installed now, oldest first. Vitest
+ * puts back the `nextTick` it found one tick late (its `withSafeTimers`, around each
  * message to its parent process), which can be a clock's forward after that clock was
  * uninstalled and another installed; a job queued through it would wait for a clock that
- * nothing moves. A call through a gone clock's forward goes to the one installed now, or
- * to the original.
+ * nothing moves. So a forward serves its own clock while it is installed, else the newest
+ * clock installed, else it passes the call on to what it replaced.
  */
-const liveTicks = new WeakMap<object, Fn[]>()
+const liveTicks = new WeakMap<object, Clock[]>()
+
+/**
+ * What the first of any clocks' forwards stacked on `f` replaced: Node's own `nextTick`.
+ * A forward handed Node's call must not hand it to another forward, which would see the
+ * first as its caller rather than Node.
+ */
+const beneath = (f: Fn): Fn => {
+  let under = f as unknown as Bag
+  while (typeof under['clock'] === 'object' && under['clock'] !== null) under = (under['clock'] as Bag)['_nextTick'] as Bag
+  return under as unknown as Fn
+}
 
 /**
  * fake-timers' `hijackMethod`: puts the clock's `name` on `target` as `method`, keeping
@@ -161,16 +172,18 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
     const forward =
       method === 'nextTick'
         ? function (...args: unknown[]): unknown {
-            const live = liveTicks.get(target)
-            if (live === undefined || !live.includes(forward)) return Reflect.apply(live?.at(-1) ?? original, target, args)
-            return calledByNode(forward) ? Reflect.apply(original, target, args) : (clock[name] as Fn)(...args)
+            if (calledByNode(forward)) return Reflect.apply(beneath(original), target, args)
+            const live = liveTicks.get(target) ?? []
+            const serving = live.includes(clock) ? clock : live.at(-1)
+            if (serving === undefined) return Reflect.apply(original, target, args)
+            return (serving[name] as Fn)(...args)
           }
         : function (...args: unknown[]): unknown {
             return (clock[name] as Fn)(...args)
           }
     Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
     target[method] = forward
-    if (method === 'nextTick') liveTicks.set(target, [...(liveTicks.get(target) ?? []), forward])
+    if (method === 'nextTick') liveTicks.set(target, [...(liveTicks.get(target) ?? []), clock])
   }
   ;(target[method] as Bag).clock = clock
 }
@@ -289,7 +302,7 @@ export const install = (
     const installed = clock['methods'] as FakeMethod[]
     for (const name of installed) {
       if ((name === 'hrtime' || name === 'nextTick') && process) {
-        if (name === 'nextTick') liveTicks.set(process, (liveTicks.get(process) ?? []).filter((f) => (f as unknown as Bag)['clock'] !== clock))
+        if (name === 'nextTick') liveTicks.set(process, (liveTicks.get(process) ?? []).filter((c) => c !== clock))
         process[name] = clock[`_${name}`]
       } else if (name === 'AbortSignal.timeout') (g['AbortSignal'] as Bag)['timeout'] = clock[`_${name}`]
       else if (name === 'performance') {
