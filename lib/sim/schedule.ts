@@ -361,6 +361,54 @@ export const firstInRange = (s: Schedule, low: number, high: number): Timer | un
 }
 
 /**
+ * The timer that fires first, if any, taking nothing out: the caller only looks. Amortized
+ * constant time.
+ *
+ * @example
+ * const head = Schedule.peek(s) // head?.due: when the next timer is due
+ */
+export const peek = (s: Schedule): Timer | undefined => {
+  if (s.late.length > 0) return s.late[0]
+  const due = leastDue(s)
+  return due === Infinity ? undefined : firstAt(s, due)
+}
+
+/**
+ * Makes every timer due at or before `by` late, as `first` does a millisecond at a time,
+ * and returns how many late timers are due by then: they are `late[0]` up to that count,
+ * in firing order. For a schedule other than FIFO on time (`hooks.ts`), which must see
+ * every timer of a batch before it orders them. Amortized constant time a timer.
+ *
+ * @example
+ * const n = Schedule.lateUpTo(s, elapsed + stall) // the batch: s.late.slice(0, n)
+ */
+export const lateUpTo = (s: Schedule, by: number): number => {
+  if (s.lowDue <= by) for (let due = leastDue(s); due <= by; due = leastDue(s)) takeOut(s, due)
+  return lateIndexAtOrAfter(s.late, by + 1)
+}
+
+/**
+ * Puts `front` in place of the first `count` late timers, which it must hold (some of
+ * them may be left out, to be added again later): each with its `due` and `order` set
+ * anew, in firing order, all firing before every other pending timer. Linear in the late
+ * timers, for a whole batch, where a removal and an add a timer would be linear each.
+ *
+ * @example
+ * Schedule.replaceFront(s, n, reordered) // the batch `lateUpTo` gave, in its new order
+ */
+export const replaceFront = (s: Schedule, count: number, front: readonly Timer[]): void => {
+  const late = s.late
+  for (let i = 0; i < count; i++) late[i]!.place = undefined
+  for (const t of front) {
+    t.armSeq = s.armCounter++
+    t.place = 'late'
+  }
+  s.count += front.length - count
+  if (front.length === count) for (let i = 0; i < count; i++) late[i] = front[i]!
+  else s.late = front.concat(late.slice(count))
+}
+
+/**
  * Whether no timer is due up to `high`, by the late timers and the bound alone: false may
  * be wrong (a stale bound; `firstInRange` then makes it exact), true never is. Constant
  * time.

@@ -47,7 +47,6 @@
  *
  * @module
  */
-import * as PQ from '../priority-queue/priority-queue.js'
 import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import type { Timer } from '../sim/timer.js'
@@ -135,10 +134,6 @@ const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number
  * `runtime`'s rules with stalls of at most `maxStall` ms, choices from `chooser`.
  */
 export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser, where = true): Exploring => {
-  // The armings by due time, stale ones dropped when they surface: a timer cleared, fired
-  // or re-armed is no longer its arming's. Equal due times come out in any order; a
-  // batch sorts its members by arming order.
-  const queue = PQ.create<Armed>()
   /** Each list's armings, the last live one last: a new one may not overtake it. */
   const tails = new Map<number, Armed[]>()
   // A Map, not a WeakMap (twice as fast here): a timer that ran once leaves it as it runs.
@@ -167,15 +162,6 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
 
   // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
   const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
-
-  // Keys are due times, raised to the queue's minimum allowed key only for the odd timer
-  // due in the past (a negative interval); the minimum follows the clock, so the wheel
-  // keeps its keys near the front (without it, every look at the least key grows slow).
-  const keyOf = (a: Armed): number => Math.max(a.timer.due, PQ.minAllowedKey(queue))
-  const enqueue = (a: Armed): void => {
-    PQ.add(queue, keyOf(a), a)
-  }
-  const nothing = (): void => {}
 
   /**
    * Node: the time an arming reads, at least `from`: time passes while a batch runs, and in
@@ -250,7 +236,6 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     list.push(a)
     // Armings that ran stay below a live tail: dropped whenever the length doubles.
     if (list.length >= 64 && (list.length & (list.length - 1)) === 0) tails.set(a.arming.list, list.filter(live))
-    enqueue(a)
   }
 
   /** The callback that ran last has returned: its interval joins its list now, after what the callback armed. */
@@ -283,35 +268,6 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (timer.kind !== 'Interval') current.delete(timer)
   }
 
-  /** The first live arming in the queue, with stale ones dropped and moved ones (a `jump`) refiled. */
-  const firstLive = (): Armed | undefined => {
-    while (!PQ.isEmpty(queue)) {
-      const elt = PQ.minEltExn(queue)
-      const a = PQ.eltValue(queue, elt)
-      const key = PQ.eltKey(queue, elt)
-      if (live(a) && key === keyOf(a)) {
-        // Nothing is due before the first live arming, nor will be armed before the clock's now.
-        const to = Math.min(key, core.elapsed)
-        if (to > PQ.minAllowedKey(queue)) PQ.increaseMinAllowedKey(queue, to, nothing)
-        return a
-      }
-      PQ.remove(queue, elt)
-      if (live(a)) enqueue(a)
-    }
-    return undefined
-  }
-
-  /** Takes the live armings due by `by` out of the queue, by due time. */
-  const takeDueBy = (by: number): Armed[] => {
-    const out: Armed[] = []
-    while (firstLive() !== undefined && PQ.minKeyExn(queue) <= by) {
-      const elt = PQ.minEltExn(queue)
-      out.push(PQ.eltValue(queue, elt))
-      PQ.remove(queue, elt)
-    }
-    return out
-  }
-
   const fifo = (x: Armed, y: Armed): boolean => {
     const a = x.timer
     const b = y.timer
@@ -320,14 +276,23 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return a.order < b.order
   }
 
-  // The batch being chosen: what `dues` takes out of the queue, once, and the range it covers.
-  let window: Armed[] | undefined
+  // The range of the batch being chosen, for `dues`.
   let windowFrom = 0
   let windowLast = 0
-  /** The chooser's `dues`: the due times after the batch's earliest time, up to its latest. */
+  /**
+   * The chooser's `dues`: the due times after the batch's earliest time, up to its latest.
+   * The timers due by then become late in the clock's schedule (in order, still pending):
+   * those the batch does not run stay there.
+   */
   const dues = (): readonly number[] => {
-    window ??= takeDueBy(windowLast)
-    return [...new Set(window.map((a) => a.timer.due).filter((d) => d > windowFrom))]
+    const s = core.schedule
+    const n = Schedule.lateUpTo(s, windowLast)
+    const out: number[] = []
+    for (let i = 0; i < n; i++) {
+      const d = s.late[i]!.due
+      if (d > windowFrom && d !== out[out.length - 1]) out.push(d)
+    }
+    return out
   }
   /** The words of a stall of `ms`, made once each. */
   const stallWordsMade = new Map<number, string>()
@@ -350,43 +315,22 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     return lists
   }
 
-  /**
-   * The members of the batch being run, from `runningFrom` on, are out of the queue (they
-   * are about to run; putting them back would cost a queue add each, and a removal when
-   * they surface stale): whether one is still pending at the batch's time. One that a
-   * jump moved later goes back to the queue.
-   */
-  let running: readonly Armed[] = []
-  let runningFrom = 0
-  const batchPending = (): boolean => {
-    while (runningFrom < running.length) {
-      const a = running[runningFrom]!
-      if (live(a)) {
-        if (a.timer.due <= batchAt) return true
-        enqueue(a)
-      }
-      runningFrom++
-    }
-    return false
-  }
-
   const choosing = (low: number, high: number): void => {
     callbackDone()
     moveHigh = high
-    if (batchPending()) return
-    const head = firstLive()
+    const s = core.schedule
+    const head = Schedule.peek(s)
     if (head === undefined) return
-    const first = head.timer.due
+    const first = head.due
+    // While a timer is pending at the batch's time (a member, or one a member armed with
+    // no delay, fake-timers), the batch runs on; the clock fires it.
     if (first <= batchAt || first > high || first < low) return
     if (seen !== undefined && high !== Infinity) seen(high, -1)
     batchFirst = first
     // The loop comes back no earlier than the time its callbacks last read.
     const from = Math.max(first, Math.min(lastRead, high))
-    const fromOrigin = from > first ? lastReadOrigin : head.origin
+    const fromOrigin = from > first ? lastReadOrigin : (current.get(head)?.origin ?? -1)
     const last = Math.min(high, first + maxStall)
-    // Taken out of the queue only if the chooser asks for the due times up to `last` (a
-    // search does, a plan does not); else only what the batch runs is taken.
-    window = undefined
     windowFrom = from
     windowLast = last
     let at = from
@@ -395,23 +339,23 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       at = Math.max(from, Math.min(last, chooser.stall(from, last, dues, fromOrigin)))
       batchOrigin = choices++
     }
-    const taken: Armed[] = window ?? takeDueBy(at)
-    window = undefined
-    // By due time: the members first, then (when the chooser asked for the due times) the rest, back to the queue.
-    let k = taken.length
-    while (k > 0 && taken[k - 1]!.timer.due > at) enqueue(taken[--k]!)
-    const members = k === taken.length ? taken : taken.slice(0, k)
-    if (members.length === 1 && at === first) {
+    // The members: every timer due by `at`, late in the clock's schedule, in FIFO order.
+    const count = Schedule.lateUpTo(s, at)
+    if (count === 1 && at === first) {
       // One timer due, on time: nothing to choose, nothing to move.
       batchAt = at
-      why.delete(members[0]!)
-    } else place(members, at, first, high)
-    running = members
-    runningFrom = 0
+      why.delete(current.get(s.late[0]!)!)
+    } else place(s, count, at, first, high)
   }
 
-  /** Orders the members of a batch run at `at` (the first of them due at `first`), moving each where it runs. */
-  const place = (members: readonly Armed[], at: number, first: number, high: number): void => {
+  /**
+   * Orders the batch run at `at`, the first `count` late timers of the clock's schedule (the
+   * first due at `first`), moving each where it runs: those run at `at` go back in front,
+   * in their new order; immediates put after the batch go in again at `at + 1`.
+   */
+  const place = (s: Schedule.Schedule, count: number, at: number, first: number, high: number): void => {
+    const members: Armed[] = []
+    for (let i = 0; i < count; i++) members.push(current.get(s.late[i]!)!)
     const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
     let deferred = false
     // FIFO and on time: the clock's own order already, nothing to move, nothing overtaken.
@@ -420,23 +364,31 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       if (placed[i]!.deferred) {
         deferred = true
         unchanged = false
-      }
-      else if (unchanged && i > 0 && !fifo(placed[i - 1]!.item, placed[i]!.item)) unchanged = false
+      } else if (unchanged && placed[i]!.item !== members[i]) unchanged = false
     }
     batchAt = deferred ? at + 1 : at
-    const fifoIndex = unchanged ? undefined : new Map([...members].sort((x, y) => (fifo(x, y) ? -1 : 1)).map((a, i) => [a, i]))
+    // `members` is in FIFO order (the schedule's late timers are).
+    const fifoIndex = unchanged ? undefined : new Map(members.map((a, i) => [a, i]))
     for (let i = 0; i < placed.length; i++) {
       const p = placed[i]!
       const a = p.item
       const w = at > a.arming.due ? stallWords(at - first) : fifoIndex !== undefined && fifoIndex.get(a)! > i ? p.why : undefined
       if (w === undefined) why.delete(a)
       else why.set(a, w)
-      if (unchanged) continue
-      Schedule.remove(core.schedule, a.timer)
-      a.timer.due = p.deferred ? at + 1 : at
-      a.timer.order = core.nextOrder++
-      Schedule.add(core.schedule, a.timer)
     }
+    if (unchanged) return
+    const front: Timer[] = []
+    const later: Timer[] = []
+    for (const p of placed) {
+      const t = p.item.timer
+      t.due = p.deferred ? at + 1 : at
+      t.order = core.nextOrder++
+      ;(p.deferred ? later : front).push(t)
+    }
+    // At one due time the clock runs immediates first, whatever their order.
+    front.sort((x, y) => (x.kind === 'Immediate' ? 0 : 1) - (y.kind === 'Immediate' ? 0 : 1))
+    Schedule.replaceFront(s, count, front)
+    for (const t of later) Schedule.add(s, t)
   }
 
   return { runtime, runs, hooks: { armed, choosing, firing } }
