@@ -341,10 +341,18 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     }
     // The members: every timer due by `at`, late in the clock's schedule, in FIFO order.
     const count = Schedule.lateUpTo(s, at)
-    if (count === 1 && at === first) {
-      // One timer due, on time: nothing to choose, nothing to move.
+    if (count === 1) {
+      // One timer: nothing to choose. If the loop stalled, it runs at `at` (before every
+      // other pending timer still), late by the stall.
       batchAt = at
-      why.delete(current.get(s.late[0]!)!)
+      const t = s.late[0]!
+      const a = current.get(t)!
+      if (at === first) why.delete(a)
+      else {
+        why.set(a, stallWords(at - first))
+        t.due = at
+        t.order = core.nextOrder++
+      }
     } else place(s, count, at, first, high)
   }
 
