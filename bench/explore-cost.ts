@@ -2,12 +2,14 @@
  * What exploring costs: fast-check runs per second of a property with 20 timers on
  * `clockArb` (each run a fresh clock installed by `withClock`), against the same property
  * on the plain `timing-wheel/fake-timers` clock installed the same way; and schedules per
- * second of `exploreSchedules` on a small body. Medians of 5 interleaved rounds.
- * Run: `node --import tsx bench/explore-cost.ts`.
+ * second of `exploreSchedules` on a small body. The method of `npm run bench` (bench/README.md):
+ * the built package (dist/), as users run it; the main thread's CPU time after a full
+ * collection; 7 interleaved rounds, medians. Run: `npm run bench:explore`.
  */
 import fc from 'fast-check'
-import { install } from '../lib/fake-timers/index.js'
-import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../lib/testing/index.js'
+import { install } from '../dist/lib/fake-timers/index.js'
+import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../dist/lib/testing/index.js'
+import { clockName, collect, nanos } from './drivers.js'
 import { median } from './runner.js'
 
 /** 20 timers: 10 timeouts of 4 durations, 5 of them re-armed by their callbacks, 2 intervals, 3 immediates. */
@@ -23,10 +25,13 @@ const twentyTimers = (clock: { tick: (ms: number) => number }): boolean => {
 }
 
 const runs = 2000
+const rounds = 7
+/** Runs per second of `f` (which makes `n`), on the project's bench clock, after a full collection. */
 const perSecond = (f: () => void, n: number): number => {
-  const t0 = performance.now()
+  collect()
+  const t0 = nanos()
   f()
-  return (n / (performance.now() - t0)) * 1000
+  return (n / (nanos() - t0)) * 1e9
 }
 
 const explored: number[] = []
@@ -34,8 +39,8 @@ const bare: number[] = []
 const plain: number[] = []
 const schedules: number[] = []
 let count = 0
-for (let round = 0; round < 5; round++) {
-  // The three in a rotating order: the first of a round pays for the last one's garbage.
+for (let round = 0; round < rounds; round++) {
+  // The three in a rotating order, so none is always the first after the warm-up.
   const measures = [
     () => explored.push(perSecond(() => fc.assert(fc.property(clockArb({ maxStall: 20 }), withClock(twentyTimers)), { numRuns: runs, seed: round }), runs)),
     () => bare.push(perSecond(() => fc.assert(fc.property(clockArb({ maxStall: 20, where: false }), withClock(twentyTimers)), { numRuns: runs, seed: round }), runs)),
@@ -49,7 +54,8 @@ for (let round = 0; round < 5; round++) {
     }), { numRuns: runs, seed: round }), runs)),
   ]
   for (let i = 0; i < measures.length; i++) measures[(i + round) % measures.length]!()
-  const t0 = performance.now()
+  collect()
+  const t0 = nanos()
   const result = exploreSchedules((clock: ExploringClock) => {
     const seen: number[] = []
     for (let i = 0; i < 6; i++) setTimeout(() => seen.push(i), 10 + 4 * (i % 3))
@@ -61,10 +67,13 @@ for (let round = 0; round < 5; round++) {
     return seen.length === 9
   }, { maxStall: 10, maxDepartures: 4 })
   count = result.schedules
-  schedules.push((result.schedules / (performance.now() - t0)) * 1000)
+  schedules.push((result.schedules / (nanos() - t0)) * 1e9)
 }
-const e = median(explored)
-const p = median(plain)
-const w = median(bare)
-console.log(`20-timer property: clockArb ${e.toFixed(0)} runs/s (${(p / e).toFixed(2)}x the plain clock's time), with where: false ${w.toFixed(0)} runs/s (${(p / w).toFixed(2)}x), plain fake-timers clock ${p.toFixed(0)} runs/s`)
+/** The plain clock's rate over `rates`' in each round: how many times its time a run takes; median (least-greatest). */
+const cost = (rates: readonly number[]): string => {
+  const ratios = rates.map((r, i) => plain[i]! / r).sort((a, b) => a - b)
+  return `${median(ratios).toFixed(2)}x (${ratios[0]!.toFixed(2)}-${ratios[ratios.length - 1]!.toFixed(2)})`
+}
+console.log(`${rounds} rounds; ${clockName}. Each cost is a run's time over the plain clock's in the same round, median (least-greatest).`)
+console.log(`20-timer property: clockArb ${median(explored).toFixed(0)} runs/s, costs ${cost(explored)}; with where: false ${median(bare).toFixed(0)} runs/s, ${cost(bare)}; plain fake-timers clock ${median(plain).toFixed(0)} runs/s`)
 console.log(`exploreSchedules: ${count} schedules (9 timers, maxStall 10, maxDepartures 4), ${median(schedules).toFixed(0)} schedules/s`)

@@ -58,7 +58,7 @@ export const argsAfter = (all: IArguments, from: number): readonly unknown[] => 
  * (see `handle.ts`): one object a timer. `id`, `kind`, `callback`, `args`, `delay` and
  * `interval` never change; `due` and `order` change when it is re-armed, `home` when a
  * timer of an earlier generation is refreshed. `place`, `elt` and `armSeq` belong to the
- * schedule (`schedule.ts`), which alone reads and writes them.
+ * schedule (`schedule.ts`), which alone reads and writes them; `hooked`, to the hooks.
  */
 export class Timer extends TimerHandle {
   place: Place = undefined
@@ -66,6 +66,8 @@ export class Timer extends TimerHandle {
   elt = -1
   /** When the schedule last took it in; see the schedule's watches. */
   armSeq = 0
+  /** What a schedule's hooks (`hooks.ts`) keep of it: an exploring schedule's arming. */
+  hooked: unknown = undefined
 
   /**
    * The parameters are the fields (`args` undefined for frames, which get

@@ -51,7 +51,7 @@ import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import type { Timer } from '../sim/timer.js'
 import type { State } from '../sim/virtual-clock.js'
-import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orderBatch, rules } from './runtime-model.js'
+import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orderBatch, rules, sortUnlessSorted } from './runtime-model.js'
 
 /** Where the freedom comes from: the plan of a `clockArb` value, or the exhaustive search. */
 export interface Chooser extends Picker {
@@ -136,8 +136,8 @@ const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number
 export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser, where = true): Exploring => {
   /** Each list's armings, the last live one last: a new one may not overtake it. */
   const tails = new Map<number, Armed[]>()
-  // A Map, not a WeakMap (twice as fast here): a timer that ran once leaves it as it runs.
-  const current = new Map<Timer, Armed>()
+  // A timer's live arming is in its `hooked` field (`current`), where a map would cost a
+  // lookup at every arming, choice and firing.
   // A Map, not a WeakMap: ephemerons cost the collector more than the entries cost here,
   // and an arming's entry goes when it runs.
   const why = new Map<Armed, string>()
@@ -161,7 +161,8 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   const seen = chooser.seen
 
   // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
-  const live = (a: Armed): boolean => current.get(a.timer) === a && a.timer.place !== undefined && a.timer.home === core.home
+  const current = (t: Timer): Armed | undefined => t.hooked as Armed | undefined
+  const live = (a: Armed): boolean => a.timer.hooked === a && a.timer.place !== undefined && a.timer.home === core.home
 
   /**
    * Node: the time an arming reads, at least `from`: time passes while a batch runs, and in
@@ -216,11 +217,11 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       arming: { seq: rearm ? -1 : seq++, kind: timer.kind, list: listKeyOf(runtime, timer, offset, level), armedAt, due: timer.due, nesting: level + 1 },
       timer,
       stack,
-      delay: timer.kind === 'Interval' && current.has(timer) ? timer.interval : timer.delay,
+      delay: timer.kind === 'Interval' && timer.hooked !== undefined ? timer.interval : timer.delay,
       origin,
       clockAt,
     }
-    current.set(timer, a)
+    timer.hooked = a
     if (rearm) rearmed = a
     else join(a, true)
   }
@@ -244,7 +245,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (rearmed === undefined) return
     const a = rearmed
     rearmed = undefined
-    if (current.get(a.timer) !== a) return
+    if (a.timer.hooked !== a) return
     ;(a.arming as { seq: number }).seq = seq++
     // Timers the callback armed go before it, in the clock's order too; one of its list
     // that read a later time holds it back (Node's list stops at a head not yet due).
@@ -260,12 +261,12 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     callbackDone()
     firingTimer = timer
     seqAtFiring = seq
-    const a = current.get(timer)
+    const a = current(timer)
     if (a === undefined) return
     firingLevel = a.arming.nesting
     runs.push({ armed: a, at, why: why.get(a) })
     why.delete(a)
-    if (timer.kind !== 'Interval') current.delete(timer)
+    if (timer.kind !== 'Interval') timer.hooked = undefined
   }
 
   const fifo = (x: Armed, y: Armed): boolean => {
@@ -311,7 +312,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       else l.push(a)
     }
     const lists = [...byList.values()]
-    for (const l of lists) if (l.length > 1) l.sort((x, y) => x.arming.seq - y.arming.seq)
+    for (const l of lists) if (l.length > 1) sortUnlessSorted(l, (x, y) => x.arming.seq - y.arming.seq)
     return lists
   }
 
@@ -329,7 +330,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     batchFirst = first
     // The loop comes back no earlier than the time its callbacks last read.
     const from = Math.max(first, Math.min(lastRead, high))
-    const fromOrigin = from > first ? lastReadOrigin : (current.get(head)?.origin ?? -1)
+    const fromOrigin = from > first ? lastReadOrigin : (current(head)?.origin ?? -1)
     const last = Math.min(high, first + maxStall)
     windowFrom = from
     windowLast = last
@@ -346,7 +347,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       // other pending timer still), late by the stall.
       batchAt = at
       const t = s.late[0]!
-      const a = current.get(t)!
+      const a = current(t)!
       if (at === first) why.delete(a)
       else {
         why.set(a, stallWords(at - first))
@@ -363,7 +364,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
    */
   const place = (s: Schedule.Schedule, count: number, at: number, first: number, high: number): void => {
     const members: Armed[] = []
-    for (let i = 0; i < count; i++) members.push(current.get(s.late[i]!)!)
+    for (let i = 0; i < count; i++) members.push(current(s.late[i]!)!)
     const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
     let deferred = false
     // FIFO and on time: the clock's own order already, nothing to move, nothing overtaken.
@@ -375,12 +376,22 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       } else if (unchanged && placed[i]!.item !== members[i]) unchanged = false
     }
     batchAt = deferred ? at + 1 : at
-    // `members` is in FIFO order (the schedule's late timers are).
-    const fifoIndex = unchanged ? undefined : new Map(members.map((a, i) => [a, i]))
+    // `members` is in FIFO order (the schedule's late timers are): a member's place there
+    // is found by a binary search.
+    const fifoIndex = (a: Armed): number => {
+      let low = 0
+      let high = members.length
+      while (low < high) {
+        const mid = (low + high) >>> 1
+        if (fifo(members[mid]!, a)) low = mid + 1
+        else high = mid
+      }
+      return low
+    }
     for (let i = 0; i < placed.length; i++) {
       const p = placed[i]!
       const a = p.item
-      const w = at > a.arming.due ? stallWords(at - first) : fifoIndex !== undefined && fifoIndex.get(a)! > i ? p.why : undefined
+      const w = at > a.arming.due ? stallWords(at - first) : !unchanged && fifoIndex(a) > i ? p.why : undefined
       if (w === undefined) why.delete(a)
       else why.set(a, w)
     }
@@ -394,7 +405,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       ;(p.deferred ? later : front).push(t)
     }
     // At one due time the clock runs immediates first, whatever their order.
-    front.sort((x, y) => (x.kind === 'Immediate' ? 0 : 1) - (y.kind === 'Immediate' ? 0 : 1))
+    sortUnlessSorted(front, (x, y) => (x.kind === 'Immediate' ? 0 : 1) - (y.kind === 'Immediate' ? 0 : 1))
     Schedule.replaceFront(s, count, front)
     for (const t of later) Schedule.add(s, t)
   }

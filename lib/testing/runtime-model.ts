@@ -138,6 +138,15 @@ export const clampedTimeout = (offset: number, level: number): number => (level 
  */
 export const nodeDelay = (offset: number): number => (offset >= 1 ? offset : 1)
 
+/**
+ * Sorts `xs` in place by `compare`, unless they are in order already, as a batch's lists
+ * and members nearly always are: a sort allocates, a look does not.
+ */
+export const sortUnlessSorted = <T>(xs: T[], compare: (a: T, b: T) => number): T[] => {
+  for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1]!, xs[i]!) > 0) return xs.sort(compare)
+  return xs
+}
+
 /** What the model chooses with: `pick(n)` one of `n >= 2` options, 0 being FIFO's. */
 export interface Picker {
   readonly pick: (n: number, why: 'tie' | 'immediates' | 'waits') => number
@@ -172,16 +181,24 @@ const orderNode = <T extends { readonly arming: Arming }>(
   picker: Picker,
   canDefer: boolean,
 ): Placed<T>[] => {
-  const immediates = lists.find((l) => l[0]!.arming.list === -1) ?? []
-  const timers = lists.filter((l) => l[0]!.arming.list !== -1).sort((a, b) => (fifo(a[0]!, b[0]!) ? -1 : 1))
-  const ordered: { list: readonly T[]; why: string | undefined }[] = []
+  let immediates: readonly T[] = []
+  const timers: (readonly T[])[] = []
+  for (const l of lists) {
+    if (l[0]!.arming.list === -1) immediates = l
+    else timers.push(l)
+  }
+  sortUnlessSorted(timers, (a, b) => (fifo(a[0]!, b[0]!) ? -1 : 1))
+  // Lists whose heads are due together run in any order (a tie): a pick takes one of those left.
+  const ordered: (readonly T[])[] = []
+  const whys: (string | undefined)[] = []
   for (let i = 0; i < timers.length; ) {
     let j = i + 1
     while (j < timers.length && timers[j]![0]!.arming.due === timers[i]![0]!.arming.due) j++
-    const group = timers.slice(i, j)
+    const group = j === i + 1 ? [timers[i]!] : timers.slice(i, j)
     while (group.length > 0) {
       const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
-      ordered.push({ list: group[k]!, why: k === 0 ? undefined : rules.tie })
+      ordered.push(group[k]!)
+      whys.push(k === 0 ? undefined : rules.tie)
       group.splice(k, 1)
     }
     i = j
@@ -192,8 +209,8 @@ const orderNode = <T extends { readonly arming: Arming }>(
     for (const item of immediates) out.push({ item, deferred, why: rules.immediates })
   }
   if (!deferImmediates) placeImmediates(false)
-  for (const { list, why } of ordered) {
-    for (const item of list) out.push({ item, deferred: false, why: deferImmediates ? rules.immediates : (why ?? rules.wholeList) })
+  for (let i = 0; i < ordered.length; i++) {
+    for (const item of ordered[i]!) out.push({ item, deferred: false, why: deferImmediates ? rules.immediates : (whys[i] ?? rules.wholeList) })
   }
   if (deferImmediates) placeImmediates(true)
   return out
