@@ -105,7 +105,9 @@ const bad = (message: string): never => {
 
 const isCount = (n: unknown, max: number): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= max
 
-const checkOptions = (options: ClockArbOptions): Required<Omit<ClockArbOptions, 'plan'>> & { plan: Plan | undefined } => {
+type Checked = Required<Omit<ClockArbOptions, 'plan'>> & { plan: Plan | undefined }
+
+const checkOptions = (options: ClockArbOptions): Checked => {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
   const { runtime = 'node', maxStall = 20, now = defaultNow, loopLimit = 1000, where = true, plan } = options
   if (runtime !== 'node' && runtime !== 'browser') bad(`runtime ${show(runtime)} is not 'node' or 'browser'`)
@@ -138,8 +140,28 @@ const planChooser = (plan: Plan): Chooser => {
   }
 }
 
-/** The words of a clock that kept no arming lines but can replay with them (`valueOf`); a map, not a property redefined, which would slow every call on the clock. */
-const lazyWords = new WeakMap<object, () => readonly string[]>()
+/** What the values of one `clockArb` share: whether its property's body is async (then its clocks keep lines as they run). */
+interface Body {
+  async: boolean
+}
+
+/**
+ * What this module and `exploreSchedules` keep of a clock beside what it shows, in one
+ * symbol-keyed slot: a WeakMap entry a thing would cost the collector an ephemeron each,
+ * and a clock is made for every run of a property.
+ */
+interface Kept {
+  /** Starts the clock over with another chooser (see {@link restart}). */
+  readonly restart: (chooser: Chooser) => void
+  /** The words of a clock that kept no arming lines but can replay with them (`valueOf`). */
+  words: (() => readonly string[]) | undefined
+  /** How {@link withClock} ran the clock's body: runs it again on another clock. */
+  replay: ((clock: ExploringClock) => unknown) | undefined
+  /** Its arbitrary's, if a `clockArb` drew it. */
+  body: Body | undefined
+}
+const keptKey = Symbol('timing-wheel exploring clock')
+const kept = (clock: ExploringClock): Kept | undefined => (clock as unknown as { [keptKey]?: Kept })[keptKey]
 
 /**
  * Starts a clock over with another chooser: `exploreSchedules` keeps one clock installed
@@ -147,9 +169,9 @@ const lazyWords = new WeakMap<object, () => readonly string[]>()
  *
  * @example
  * const clock = createExploringClock({ stalls: [], picks: [] })
- * restarts.get(clock)!({ stall: (first) => first, read: (from) => from, pick: () => 0 })
+ * restart(clock, { stall: (first) => first, read: (from) => from, pick: () => 0 })
  */
-export const restarts = new WeakMap<ExploringClock, (chooser: Chooser) => void>()
+export const restart = (clock: ExploringClock, chooser: Chooser): void => kept(clock)!.restart(chooser)
 
 /**
  * A fresh exploring clock following `plan`, for `chooser` (default: the plan's).
@@ -164,31 +186,41 @@ export const createExploringClock = (plan: Plan, options: ClockArbOptions = {}, 
   // Checked before the spread: a string or an array spread into an object would pass.
   if (typeof options !== 'object' || options === null || Array.isArray(options)) bad(`options ${show(options)} is not an object`)
   if (plan === undefined) bad(`plan ${show(plan)} is not { stalls: integers in [0, ${maxTimeout}], picks: integers in [0, 1e6] }`)
-  const o = checkOptions({ ...options, plan })
+  return exploringClock(plan, checkOptions({ ...options, plan }), chooser)
+}
+
+/** {@link createExploringClock} with its options checked already: `clockArb` checks them once, not for every value. */
+const exploringClock = (plan: Plan, o: Checked, chooser?: Chooser): ExploringClock => {
   let exploring: Exploring | undefined
   let state: State | undefined
   const clock = createClock(hostOf(), o.now, o.loopLimit, (core) => {
     state = core
     exploring = createExploring(core, o.runtime, o.maxStall, chooser ?? planChooser(plan), o.where)
     return exploring.hooks
-  }) as Clock & Record<string, unknown>
-  restarts.set(clock as unknown as ExploringClock, (next) => {
-    clock.reset()
-    exploring = createExploring(state!, o.runtime, o.maxStall, next, o.where)
-    state!.hooks = exploring.hooks
-  })
+  }) as Clock & Record<string | symbol, unknown>
+  const k: Kept = {
+    restart: (next) => {
+      clock.reset()
+      exploring = createExploring(state!, o.runtime, o.maxStall, next, o.where)
+      state!.hooks = exploring.hooks
+    },
+    words: undefined,
+    replay: undefined,
+    body: undefined,
+  }
   const runs = (): readonly Ran[] => exploring!.runs
   Object.assign(clock, {
     runtime: o.runtime,
     plan,
     runs,
-    departures: () => lazyWords.get(clock)?.() ?? departures(runs()),
+    departures: () => k.words?.() ?? departures(runs()),
     install: (config: InstallConfig = {}) => {
       if ('now' in config || 'loopLimit' in config) bad('install: an exploring clock keeps the now and loopLimit it was made with')
       installOnHost(hostOf(), config, 0, () => clock)
       return clock
     },
   })
+  Object.defineProperty(clock, keptKey, { value: k })
   return clock as unknown as ExploringClock
 }
 
@@ -198,9 +230,6 @@ const describePlan = (options: ClockArbOptions, plan: Plan, last: ExploringClock
   const head = `clockArb(${JSON.stringify({ runtime: options.runtime ?? 'node', maxStall: options.maxStall ?? 20, plan })})`
   return lines.length === 0 ? `${head}: no departure from FIFO on time` : `${head}:\n${lines.map((l) => `  - ${l}`).join('\n')}`
 }
-
-/** How {@link withClock} ran a clock's body: runs it again on another clock. */
-const replayOf = new WeakMap<ExploringClock, (clock: ExploringClock) => unknown>()
 
 /** The departures of `plan` with arming lines: the body run again on a clock that keeps them (sync bodies). */
 const replayWords = (plan: Plan, options: ClockArbOptions, ran: ExploringClock, replay: (clock: ExploringClock) => unknown): readonly string[] => {
@@ -217,25 +246,25 @@ const replayWords = (plan: Plan, options: ClockArbOptions, ran: ExploringClock, 
   return fresh.departures()
 }
 
-/** What the values of one `clockArb` share: whether its property's body is async (then its clocks keep lines as they run). */
-interface Body {
-  async: boolean
+/** The options of one `clockArb`, checked once: as given, and for clocks that keep no lines while they run. */
+interface Options {
+  readonly given: ClockArbOptions
+  readonly eager: Checked
+  readonly lazy: Checked
 }
-const bodyOf = new WeakMap<ExploringClock, Body>()
 
 /** A value fast-check clones for every run (a clock has state) and prints with its departures. */
-const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: ExploringClock | undefined }, body: Body): ExploringClock => {
-  const lazy = options.where === undefined && !body.async
-  const clock = createExploringClock(plan, lazy ? { ...options, where: false } : options)
-  bodyOf.set(clock, body)
+const valueOf = (plan: Plan, options: Options, shared: { last: ExploringClock | undefined }, body: Body): ExploringClock => {
+  const lazy = options.given.where === undefined && !body.async
+  const clock = exploringClock(plan, lazy ? options.lazy : options.eager)
+  const k = kept(clock)!
+  k.body = body
   shared.last = clock
-  const print = (): string => describePlan(options, plan, shared.last)
-  let words: readonly string[] | undefined
-  const lines = (): readonly string[] => {
-    const replay = replayOf.get(clock)
-    return replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options, clock, replay))
+  const print = (): string => describePlan(options.given, plan, shared.last)
+  if (lazy) {
+    let words: readonly string[] | undefined
+    k.words = () => (k.replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options.given, clock, k.replay)))
   }
-  if (lazy) lazyWords.set(clock, lines)
   return Object.defineProperties(clock, {
     [fc.cloneMethod]: { value: () => valueOf(plan, options, shared, body) },
     [fc.toStringMethod]: { value: print },
@@ -260,7 +289,8 @@ const valueOf = (plan: Plan, options: ClockArbOptions, shared: { last: Exploring
 export const clockArb = (options: ClockArbOptions = {}): fc.Arbitrary<ExploringClock> => {
   const o = checkOptions(options)
   const body: Body = { async: false }
-  const make = (plan: Plan): ExploringClock => valueOf(plan, options, { last: undefined }, body)
+  const checked: Options = { given: options, eager: o, lazy: { ...o, where: false } }
+  const make = (plan: Plan): ExploringClock => valueOf(plan, checked, { last: undefined }, body)
   if (o.plan !== undefined) return fc.constant(o.plan).map(make)
   const stall = o.maxStall === 0 ? fc.constant(0) : fc.oneof(fc.constant(0), fc.integer({ min: 1, max: o.maxStall }))
   return fc
@@ -287,7 +317,8 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> =>
 export const withClock =
   <A extends unknown[], R>(body: (clock: ExploringClock, ...rest: A) => R, config?: Omit<InstallConfig, 'now' | 'loopLimit'>) =>
   (clock: ExploringClock, ...rest: A): R => {
-    replayOf.set(clock, (again) => withClock(body, config)(again, ...rest))
+    const k = kept(clock)
+    if (k !== undefined) k.replay = (again) => withClock(body, config)(again, ...rest)
     clock.install(config)
     let result: R
     try {
@@ -301,7 +332,7 @@ export const withClock =
       return result
     }
     // An async body cannot be replayed for the words: its clocks keep lines from now on.
-    const shared = bodyOf.get(clock)
+    const shared = k?.body
     if (shared !== undefined) shared.async = true
     return Promise.resolve(result).finally(() => clock.uninstall()) as R
   }

@@ -20,7 +20,7 @@
  * @module
  */
 import { TimingWheelError, show } from '../errors.js'
-import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock, restarts } from './clock-arb.js'
+import { type ClockArbOptions, type ExploringClock, type Plan, createExploringClock, restart } from './clock-arb.js'
 import type { Chooser } from './exploring-schedule.js'
 
 /**
@@ -226,7 +226,7 @@ export function exploreSchedules(body: Body, options: ExploreOptions = {}): Expl
     if (shared === undefined) {
       shared = createExploringClock({ stalls: [], picks: [] }, { ...clockOptions, where: false }, run.chooser)
       if (install) shared.install()
-    } else restarts.get(shared)!(run.chooser)
+    } else restart(shared, run.chooser)
     return { run, clock: shared }
   }
   const settle = (run: ReturnType<typeof scripted>, clock: ExploringClock, outcome: { error: unknown } | undefined): ExploreResult | undefined => {

@@ -269,6 +269,18 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     if (timer.kind !== 'Interval') timer.hooked = undefined
   }
 
+  const bySeq = (x: Armed, y: Armed): number => x.arming.seq - y.arming.seq
+  /** Where `a` is in `members`, which is in FIFO order (as the schedule's late timers are): a binary search. */
+  const fifoIndex = (members: readonly Armed[], a: Armed): number => {
+    let low = 0
+    let high = members.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (fifo(members[mid]!, a)) low = mid + 1
+      else high = mid
+    }
+    return low
+  }
   const fifo = (x: Armed, y: Armed): boolean => {
     const a = x.timer
     const b = y.timer
@@ -304,15 +316,20 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
 
   /** Per list, in arming order. */
+  const byList = new Map<number, Armed[]>()
   const listsOf = (members: readonly Armed[]): Armed[][] => {
-    const byList = new Map<number, Armed[]>()
+    const lists: Armed[][] = []
     for (const a of members) {
       const l = byList.get(a.arming.list)
-      if (l === undefined) byList.set(a.arming.list, [a])
-      else l.push(a)
+      if (l !== undefined) l.push(a)
+      else {
+        const fresh = [a]
+        byList.set(a.arming.list, fresh)
+        lists.push(fresh)
+      }
     }
-    const lists = [...byList.values()]
-    for (const l of lists) if (l.length > 1) sortUnlessSorted(l, (x, y) => x.arming.seq - y.arming.seq)
+    byList.clear()
+    for (const l of lists) if (l.length > 1) sortUnlessSorted(l, bySeq)
     return lists
   }
 
@@ -357,13 +374,17 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     } else place(s, count, at, first, high)
   }
 
+  // A batch's members in FIFO order, and those that run at its time in their new order:
+  // arrays kept from batch to batch, as a batch's garbage is most of what a run makes here.
+  const members: Armed[] = []
+  const front: Timer[] = []
   /**
    * Orders the batch run at `at`, the first `count` late timers of the clock's schedule (the
    * first due at `first`), moving each where it runs: those run at `at` go back in front,
    * in their new order; immediates put after the batch go in again at `at + 1`.
    */
   const place = (s: Schedule.Schedule, count: number, at: number, first: number, high: number): void => {
-    const members: Armed[] = []
+    members.length = 0
     for (let i = 0; i < count; i++) members.push(current(s.late[i]!)!)
     const placed = orderBatch(runtime, listsOf(members), fifo, chooser, at + 1 <= high)
     let deferred = false
@@ -376,42 +397,31 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       } else if (unchanged && placed[i]!.item !== members[i]) unchanged = false
     }
     batchAt = deferred ? at + 1 : at
-    // `members` is in FIFO order (the schedule's late timers are): a member's place there
-    // is found by a binary search.
-    const fifoIndex = (a: Armed): number => {
-      let low = 0
-      let high = members.length
-      while (low < high) {
-        const mid = (low + high) >>> 1
-        if (fifo(members[mid]!, a)) low = mid + 1
-        else high = mid
-      }
-      return low
-    }
     for (let i = 0; i < placed.length; i++) {
       const p = placed[i]!
       const a = p.item
-      const w = at > a.arming.due ? stallWords(at - first) : !unchanged && fifoIndex(a) > i ? p.why : undefined
+      const w = at > a.arming.due ? stallWords(at - first) : !unchanged && fifoIndex(members, a) > i ? p.why : undefined
       if (w === undefined) why.delete(a)
       else why.set(a, w)
     }
     if (unchanged) return
-    const front: Timer[] = []
-    const later: Timer[] = []
+    front.length = 0
     for (const p of placed) {
       const t = p.item.timer
       t.due = p.deferred ? at + 1 : at
       t.order = core.nextOrder++
-      ;(p.deferred ? later : front).push(t)
+      if (!p.deferred) front.push(t)
     }
     // At one due time the clock runs immediates first, whatever their order.
-    sortUnlessSorted(front, (x, y) => (x.kind === 'Immediate' ? 0 : 1) - (y.kind === 'Immediate' ? 0 : 1))
+    sortUnlessSorted(front, immediatesFirst)
     Schedule.replaceFront(s, count, front)
-    for (const t of later) Schedule.add(s, t)
+    if (deferred) for (const p of placed) if (p.deferred) Schedule.add(s, p.item.timer)
   }
 
   return { runtime, runs, hooks: { armed, choosing, firing } }
 }
+
+const immediatesFirst = (x: Timer, y: Timer): number => (x.kind === 'Immediate' ? 0 : 1) - (y.kind === 'Immediate' ? 0 : 1)
 
 // Words.
 

@@ -189,31 +189,32 @@ const orderNode = <T extends { readonly arming: Arming }>(
   }
   sortUnlessSorted(timers, (a, b) => (fifo(a[0]!, b[0]!) ? -1 : 1))
   // Lists whose heads are due together run in any order (a tie): a pick takes one of those left.
-  const ordered: (readonly T[])[] = []
-  const whys: (string | undefined)[] = []
+  const out: { item: T; deferred: boolean; why: string | undefined }[] = []
+  const place = (list: readonly T[], why: string | undefined): void => {
+    for (const item of list) out.push({ item, deferred: false, why })
+  }
   for (let i = 0; i < timers.length; ) {
     let j = i + 1
     while (j < timers.length && timers[j]![0]!.arming.due === timers[i]![0]!.arming.due) j++
-    const group = j === i + 1 ? [timers[i]!] : timers.slice(i, j)
-    while (group.length > 0) {
-      const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
-      ordered.push(group[k]!)
-      whys.push(k === 0 ? undefined : rules.tie)
-      group.splice(k, 1)
+    if (j === i + 1) place(timers[i]!, rules.wholeList)
+    else {
+      const group = timers.slice(i, j)
+      while (group.length > 0) {
+        const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
+        place(group[k]!, k === 0 ? rules.wholeList : rules.tie)
+        group.splice(k, 1)
+      }
     }
     i = j
   }
-  const out: Placed<T>[] = []
-  const deferImmediates = immediates.length > 0 && timers.length > 0 && canDefer && picker.pick(2, 'immediates') % 2 === 1
-  const placeImmediates = (deferred: boolean): void => {
-    for (const item of immediates) out.push({ item, deferred, why: rules.immediates })
+  if (immediates.length === 0) return out
+  // Immediates run before the timers, or (picked) after them all: then that is why each timer ran where it did.
+  if (timers.length > 0 && canDefer && picker.pick(2, 'immediates') % 2 === 1) {
+    for (const p of out) p.why = rules.immediates
+    for (const item of immediates) out.push({ item, deferred: true, why: rules.immediates })
+    return out
   }
-  if (!deferImmediates) placeImmediates(false)
-  for (let i = 0; i < ordered.length; i++) {
-    for (const item of ordered[i]!) out.push({ item, deferred: false, why: deferImmediates ? rules.immediates : (whys[i] ?? rules.wholeList) })
-  }
-  if (deferImmediates) placeImmediates(true)
-  return out
+  return [...immediates.map((item) => ({ item, deferred: false, why: rules.immediates })), ...out]
 }
 
 const orderBrowser = <T extends { readonly arming: Arming }>(
