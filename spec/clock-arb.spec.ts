@@ -11,6 +11,10 @@ import { createClock } from '../lib/fake-timers/index.js'
 import { type ExploringClock, type Plan, clockArb, createExploringClock, defaultNow, exploreSchedules, withClock } from '../lib/testing/index.js'
 import { rules } from '../lib/testing/runtime-model.js'
 import { expectCode } from './support/expect-error.js'
+import { programArb, runOn } from './support/timer-programs.js'
+import { stateOf } from '../lib/sim/accessors.js'
+import * as Schedule from '../lib/sim/schedule.js'
+import type * as VirtualClock from '../lib/sim/virtual-clock.js'
 
 const empty: Plan = { stalls: [], picks: [] }
 
@@ -516,6 +520,35 @@ describe('bad options', () => {
             expect((e as { code?: unknown }).code, String(e)).toBe('InvalidArgument')
           }
         }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('the exploring schedule keeps the clock\'s schedule whole', () => {
+  it('its invariants hold inside every callback and after every move, whatever the plan', () => {
+    const planArb = fc.record({ stalls: fc.array(fc.nat({ max: 6 }), { maxLength: 12 }), picks: fc.array(fc.nat({ max: 5 }), { maxLength: 12 }) })
+    fc.assert(
+      fc.property(programArb(7, [undefined, 0, 1, 2, 3, 5], fc.constant(0)), planArb, fc.constantFrom<'node' | 'browser'>('node', 'browser'), fc.nat({ max: 6 }), (program, plan, runtime, maxStall) => {
+        const clock = createExploringClock(plan, { runtime, maxStall })
+        const schedule = stateOf<{ core: VirtualClock.State }>(clock)!.core.schedule
+        // Every callback checks the schedule first, then runs: the batch's members are late then, some moved.
+        for (const name of ['setTimeout', 'setInterval', 'setImmediate'] as const) {
+          const arm = clock[name] as (f: () => void, ...rest: unknown[]) => unknown
+          ;(clock as unknown as Record<string, unknown>)[name] = (f: () => void, ...rest: unknown[]) =>
+            arm((): void => {
+              Schedule.invariant(schedule)
+              f()
+            }, ...rest)
+        }
+        const tick = clock.tick
+        clock.tick = (ms) => {
+          const now = tick(ms)
+          Schedule.invariant(schedule)
+          return now
+        }
+        runOn(clock, program, 40)
       }),
       { numRuns: 300 },
     )

@@ -5,9 +5,10 @@
  * user (`lib/testing/exploring-schedule.ts`); a clock without hooks pays one `undefined`
  * test per arming, choice and firing.
  *
- * The hooks may move a pending timer only through the schedule's own `remove` and `add`,
- * and only later than it is due (never early), so the clock's invariants hold whatever
- * they do.
+ * The hooks may move a pending timer only through the schedule's own operations (`remove`
+ * and `add`; `lateUpTo` and `replaceFront` for a whole batch), and only later than it is
+ * due (never early), so the clock's invariants hold whatever they do. A timer's `hooked`
+ * field is theirs.
  */
 import type { Timer } from './timer.js'
 

@@ -44,6 +44,12 @@
  * moved (`jump`) or below a bound the caller is about to pass. Either way it passes the clock's elapsed time at rest by at
  * most one, and only a timer due now (a zero delay at rest) added then is late.
  *
+ * A schedule other than FIFO on time (`hooks.ts`, the exploring schedule) reads the first
+ * timer without taking it (`peek`), makes a batch's timers late at once (`lateUpTo`), and
+ * puts them back in front in its own order (`replaceFront`). A search may make timers late
+ * up to its longest stall ahead of the clock: the wheel's `now` then passes the clock's time
+ * by more than one, and timers armed before it go among the late ones, in order.
+ *
  * Watches serve `runToLast`, which must run to the latest due time without a search for
  * it (the wheel finds minimums, not maximums). A watch counts the timers that were in the
  * queues when it started and have not left since (fired, cleared, moved), and remembers

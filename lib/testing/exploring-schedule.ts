@@ -7,23 +7,22 @@
  *
  * - Every arming gets an {@link Armed} record: the model's {@link Arming} (arming number,
  *   list key, armed at, due at, nesting level), the timer, and the stack that armed it.
- *   `current` maps each timer to its live arming; an arming is stale once its timer is
- *   cleared, fired or armed again.
- * - `queue`, one of this project's priority queues, holds the armings by due time, as
- *   Node's `timerListQueue` holds lists by expiry; stale ones are dropped when they reach
- *   the front. Members of a batch are sorted by arming number within their list.
- * - `running` holds the members of the batch being run, taken out of `queue`: while one
- *   is pending at the batch's time, no batch starts (one a jump moved later goes back to
- *   `queue`).
+ *   A timer's live arming is in its `hooked` field (`current`); an arming is stale once
+ *   its timer is cleared, fired or armed again.
+ * - No queue of its own: the clock's schedule (`lib/sim/schedule.ts`) holds the pending
+ *   timers in FIFO order, and a batch reads it there. `Schedule.peek` is the first due;
+ *   `Schedule.lateUpTo(at)` makes every timer due by the batch's time late, the first ones
+ *   of the schedule's late list, in FIFO order: the batch's members. Ordered by the model,
+ *   they go back in front (`Schedule.replaceFront`), due at the batch's time with fresh
+ *   `order` numbers, and the clock fires them as it fires anything; an interval re-arms
+ *   from when it ran. While a timer is due at or before the batch's time, no batch starts.
  * - `tails` keeps each list's armings, the last live one last: a new arming of a list is
  *   never due before it (a list runs in arming order, also behind immediates moved after a
  *   batch). An interval re-armed by the clock before its callback joins its list after
  *   the callback, as Node re-inserts it in `listOnTimeout`'s `finally`.
  * - `batchAt` is the time of the batch being run. When the clock is about to choose a
  *   timer and the first pending one is due after `batchAt`, a batch starts: the chooser
- *   names the stall, every timer due by then is taken out of the clock's schedule and put
- *   back due at the batch's time, in the model's order (fresh `order` numbers). The clock
- *   then fires them as it fires anything, and an interval re-arms from when it ran.
+ *   names the stall, and the batch is every timer due by then, as above.
  *   A stall never runs past the end of the move in progress (`tick(ms)` ends at its end).
  * - Node: `lastRead` is the latest time an arming read (the chooser's `read`: in a
  *   callback in `[the last read, batchFirst + maxStall]`, never past the move's end; at
@@ -34,12 +33,14 @@
  *
  * Invariants: a pending timer's `due` is never before the due time it was armed with; a
  * batch's members are all due at its time (immediates put after it, at its time + 1);
- * within a list, due times follow arming order.
+ * within a list, due times follow arming order; the clock's schedule keeps its own
+ * invariants (`Schedule.invariant`), which the spec checks inside every callback.
  *
- * Cost: an arming costs a queue add and, unless `where` is false, a captured stack (most of
- * it); a batch costs a queue removal a member (the chooser's `dues`, asked for by a search
- * only, take out every timer due up to the longest stall and put back those not run), and
- * its order and moves unless it runs on time in FIFO order.
+ * Cost: an arming costs a record and, unless `where` is false, a captured stack (most of
+ * it); a batch of one timer, a look at the schedule's first; a larger one, its order and,
+ * unless it runs on time in FIFO order, one pass over the schedule's late list. The
+ * chooser's `dues` (a search asks, a plan never) makes the timers due up to the longest
+ * stall late too; those the batch does not run stay late, in order, still pending.
  *
  * Differences from the fake-timers clock with the empty plan: a timer armed by an
  * interval's callback with the interval's own period runs before the interval's next tick

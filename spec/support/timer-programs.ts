@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check'
 import type { Chooser } from '../../lib/testing/exploring-schedule.js'
-import { restarts } from '../../lib/testing/clock-arb.js'
+import { restart } from '../../lib/testing/clock-arb.js'
 import { type ClockArbOptions, type ExploringClock, createExploringClock, exploreSchedules } from '../../lib/testing/index.js'
 
 export interface TimerSpec {
@@ -140,7 +140,7 @@ export const everyResult = (body: (clock: ExploringClock) => string, options: Cl
     }
     const chooser: Chooser = { stall: (first, last) => first + next(last - first + 1), read: (from, to) => from + next(to - from + 1), pick: (n) => next(n) }
     if (clock === undefined || !oneClock) clock = createExploringClock({ stalls: [], picks: [] }, options, chooser)
-    else restarts.get(clock)!(chooser)
+    else restart(clock, chooser)
     results.add(body(clock))
     runs++
     script = undefined
