@@ -543,7 +543,7 @@ describe('the exploring schedule keeps the clock\'s schedule whole', () => {
             }, ...rest)
         }
         const tick = clock.tick
-        clock.tick = (ms) => {
+        ;(clock as unknown as Record<string, unknown>).tick = (ms: number): number => {
           const now = tick(ms)
           Schedule.invariant(schedule)
           return now
