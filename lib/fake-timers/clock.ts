@@ -428,12 +428,17 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }
   ClockDateClass.clock = clock
   f.clock = clock
-  states.set(clock, f)
+  Object.defineProperty(clock, stateKey, { value: f })
   return clock
 }
 
-/** Each clock's state, for {@link idleTickOf}, {@link immediateNow} and {@link ticking}. */
-const states = new WeakMap<Clock, State>()
+/**
+ * Each clock's state, for {@link idleTickOf}, {@link immediateNow} and {@link ticking}: a
+ * property of the clock, not a module-wide WeakMap, whose young keys V8's scavenges keep
+ * alive (see `lib/sim/virtual-clock.ts`).
+ */
+const stateKey = Symbol('fake-timers clock state')
+const stateOfClock = (clock: Clock): State | undefined => (clock as unknown as { [stateKey]?: State })[stateKey]
 
 /**
  * The clock's idle `tick`: true when it moved the clock by `ms` with nothing to fire or
@@ -446,7 +451,7 @@ const states = new WeakMap<Clock, State>()
  * if (!idle(1)) clock.tick(1)
  */
 export const idleTickOf = (clock: Clock): ((ms: number) => boolean) => {
-  const f = states.get(clock)
+  const f = stateOfClock(clock)
   if (f === undefined) throw new TypeError('idleTickOf: not a clock made by createClock')
   const core = f.core
   // `idleTick` spelled out: a call fewer, where the first thousands of ticks are interpreted.
@@ -461,7 +466,7 @@ export const idleTickOf = (clock: Clock): ((ms: number) => boolean) => {
  * @example
  * clock.setTimeout(() => console.log(ticking(clock)), 1) // true, when the clock fires it
  */
-export const ticking = (clock: Clock): boolean => states.get(clock)?.core.duringTick === true
+export const ticking = (clock: Clock): boolean => stateOfClock(clock)?.core.duringTick === true
 
 /**
  * @internal For the simulation's hosts: a callback due in the ms it is called even inside a
@@ -474,7 +479,7 @@ export const ticking = (clock: Clock): boolean => states.get(clock)?.core.during
  * immediateNow(clock)?.(() => console.log(clock.now))
  */
 export const immediateNow = (clock: Clock): ((callback: Callback, ...args: unknown[]) => VirtualClock.TimerId) | undefined => {
-  const f = states.get(clock)
+  const f = stateOfClock(clock)
   if (f === undefined) return undefined
   return (callback, ...args) => {
     const during = f.core.duringTick

@@ -763,11 +763,18 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     },
   }, c, clockAccessors)
   c.methods = Object.keys(clock)
-  states.set(clock, c)
+  Object.defineProperty(clock, stateKey, { value: c })
   return clock
 }
 
-const states = new WeakMap<VirtualClock, State>()
+/**
+ * Where a clock keeps its state: a property of its own, not a module-wide WeakMap. V8's
+ * scavenges keep a WeakMap's young keys alive (and all they reach) until a full
+ * collection, so a clock per test or per property run filled the old generation: the
+ * garbage collector was half of a loop that made clocks.
+ */
+const stateKey = Symbol('VirtualClock state')
+const stateOfClock = (clock: VirtualClock): State | undefined => (clock as unknown as { [stateKey]?: State })[stateKey]
 
 const clockAccessors: Accessors<VirtualClock, 'now' | 'loopLimit', State> = {
   now: { get: nowOf },
@@ -789,7 +796,7 @@ const clockAccessors: Accessors<VirtualClock, 'now' | 'loopLimit', State> = {
  * VirtualClock.invariant(clock)
  */
 export const invariant = (clock: VirtualClock): void => {
-  const c = states.get(clock)
+  const c = stateOfClock(clock)
   if (c === undefined) throw new TypeError('VirtualClock.invariant: not a clock made by VirtualClock.create')
   Schedule.invariant(c.schedule)
   const fail = (what: string): never => {
@@ -830,7 +837,7 @@ const rearmOrdered = (c: State, timer: Timer, order: number): void => {
 }
 
 export const internals = {
-  stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
+  stateOf: stateOfClock,
   rearmOrdered,
   removeTimer,
   nowOf,
