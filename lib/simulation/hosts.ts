@@ -32,8 +32,8 @@
 import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
 import { checkDelay, fail, fn, maxDelay, refuseAsync, skewOf } from './checks.js'
-import { fault, record } from './log.js'
-import { linkOf, prepend, redeliver } from './network.js'
+import { fault } from './log.js'
+import { linkOf, prepend, redeliver, settle } from './network.js'
 import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
 
 /** @internal */
@@ -324,7 +324,7 @@ const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.incarnation++
   for (const handle of h.timers.values()) sim.clock.clearTimeout(handle)
   h.timers.clear()
-  for (const entry of h.stalled) if (typeof entry !== 'function') record(sim, entry, 'dropped', 'crash')
+  for (const entry of h.stalled) if (typeof entry !== 'function') settle(sim, entry, 'dropped', 'crash')
   h.stalled = []
   h.receive = undefined
   h.value = undefined

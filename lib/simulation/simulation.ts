@@ -44,6 +44,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
         ? { wheel: TW.create<number>({ alarmPrecision: 1, start: clock.now }), buckets: new Map(), armed: undefined, armedAt: Infinity, flushing: false }
         : undefined,
     sent: 0,
+    spare: [],
     log: opts.log === false ? undefined : [],
     buggify:
       buggify === undefined

@@ -219,16 +219,16 @@ export interface Link<M> extends LinkParams {
 /** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
 export type Token<M> = Link<M> | Message<M>
 
-/** @internal */
+/** @internal A copy of a message on the network; a record the network reuses once its copy is delivered or dropped (network.ts). */
 export interface Message<M> {
-  readonly id: number
-  readonly from: HostState<M>
-  readonly to: HostState<M>
-  readonly fromIncarnation: number
-  readonly toIncarnation: number
-  readonly message: M
-  readonly sentAt: number
-  readonly duplicate: boolean
+  id: number
+  from: HostState<M>
+  to: HostState<M>
+  fromIncarnation: number
+  toIncarnation: number
+  message: M
+  sentAt: number
+  duplicate: boolean
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
   inOrder: boolean
 }
@@ -296,6 +296,8 @@ export interface Simulation<M = unknown> {
   readonly batch: Batch<M> | undefined
   /** @internal */
   sent: number
+  /** @internal The records of messages delivered or dropped, for the next sends to reuse (network.ts). */
+  readonly spare: Array<Message<M>>
   /** @internal */
   readonly log: Array<LogEntry<M>> | undefined
   /** @internal */
