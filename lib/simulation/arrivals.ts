@@ -15,6 +15,8 @@
  *   microtasks, `await`s and the clock's jobs run between two arrivals, and a host timer
  *   due in that ms fires between the tokens sent before and after it was set, as when
  *   each token was a timer.
+ * - A bucket whose last token is taken leaves `buckets` for `spare`, where a later ms's
+ *   first token takes it (its pump fired for the last time: nothing else refers to it).
  * - Fired by a sync `tick` (the clock's `tickFiring`), once its token is delivered the pump
  *   looks at what that loop would do next: if the re-armed pump is the schedule's first
  *   timer, no clock job is queued, no timer fired inside the delivery and time has not
@@ -52,7 +54,7 @@ interface FakeTimersState {
 
 /** @internal The tokens arriving in one ms. */
 interface Bucket<M> {
-  readonly due: number
+  due: number
   readonly tokens: Array<Token<M> | undefined>
   readonly orders: number[]
   head: number
@@ -63,6 +65,8 @@ interface Bucket<M> {
 export interface Arrivals<M> {
   readonly core: VirtualClock.State
   readonly buckets: Map<number, Bucket<M>>
+  /** Buckets emptied, their pumps fired for the last time, for later ms to reuse. */
+  readonly spare: Array<Bucket<M>>
   /** The pumps' callback, bound to the simulation's delivery once. */
   readonly pump: (b: Bucket<M>) => void
 }
@@ -78,6 +82,7 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
   const idle = f.idle
   const schedule = core.schedule
   const buckets = new Map<number, Bucket<M>>()
+  const spare: Array<Bucket<M>> = []
   const pump = (b: Bucket<M>): void => {
     const inline = core.tickFiring === b.pump
     core.tickFiring = undefined
@@ -86,7 +91,11 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
       b.tokens[b.head++] = undefined
       const more = b.head < b.tokens.length
       if (more) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
-      else if (buckets.get(b.due) === b) buckets.delete(b.due)
+      else if (buckets.get(b.due) === b) {
+        // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
+        buckets.delete(b.due)
+        if (spare.length < spareBuckets) spare.push(b)
+      }
       if (!inline) return land(t)
       const fired = core.fired
       land(t)
@@ -97,8 +106,11 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
       I.removeTimer(core, b.pump!)
     }
   }
-  return { core, buckets, pump }
+  return { core, buckets, spare, pump }
 }
+
+/** How many emptied buckets are kept: a few ms' worth, reused as the clock moves on. */
+const spareBuckets = 64
 
 /** @internal Puts `t` on the wire, arriving `delay` ms from now. Constant time. */
 export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
@@ -113,7 +125,18 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
     b.orders.push(core.nextOrder++)
     return
   }
-  const fresh: Bucket<M> = { due, tokens: [t], orders: [core.nextOrder], head: 0, pump: undefined }
+  // Reusing buckets, their lists grown already, is for V8: a ms's arrivals then allocate
+  // nothing but the pump's timer.
+  let fresh = a.spare.pop()
+  if (fresh === undefined) fresh = { due, tokens: [t], orders: [core.nextOrder], head: 0, pump: undefined }
+  else {
+    fresh.due = due
+    fresh.tokens.length = 0
+    fresh.tokens.push(t)
+    fresh.orders.length = 0
+    fresh.orders.push(core.nextOrder)
+    fresh.head = 0
+  }
   fresh.pump = I.addTimer(core, 'Timeout', a.pump as Timer['callback'], oneArg, fresh, coerced, undefined)
   a.buckets.set(due, fresh)
 }

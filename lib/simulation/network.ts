@@ -69,6 +69,7 @@ import {
   type LinkParams,
   type Message,
   type Simulation,
+  type SimulationClock,
   type Token,
   contextOf,
   direct,
@@ -77,8 +78,32 @@ import {
 } from './state.js'
 
 /** @internal */
-export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> =>
-  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity, queue: [], head: 0, front: 0 })
+export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> => from.links[to.index] ?? newLink(sim, from, to)
+
+/**
+ * A link from the defaults. Every field spelled out, not spread from `defaults`: V8 then
+ * keeps them all in the object itself, where a spread leaves most in a second store that
+ * each send would reach through one more pointer.
+ */
+const newLink = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> => {
+  const d = sim.defaults
+  const link: Link<M> = {
+    min: d.min,
+    max: d.max,
+    loss: d.loss,
+    duplicate: d.duplicate,
+    reorder: d.reorder,
+    partitioned: false,
+    held: false,
+    heldQueue: [],
+    fifoAt: -Infinity,
+    queue: [],
+    head: 0,
+    front: 0,
+  }
+  from.links[to.index] = link
+  return link
+}
 
 const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
@@ -100,7 +125,9 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
   const bucket = batch.buckets.get(key)
   if (bucket !== undefined) bucket.push(t)
   else {
-    batch.buckets.set(key, [t])
+    const list = batch.spare.pop() ?? []
+    list.push(t)
+    batch.buckets.set(key, list)
     TW.add(batch.wheel, key, key)
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
@@ -127,7 +154,33 @@ export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => {
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
   if (batch.armed !== undefined) sim.clock.clearTimeout(batch.armed)
   batch.armedAt = at
-  batch.armed = sim.clock.setTimeout(flush, at - sim.clock.now, sim, batch)
+  batch.armed = sim.clock.setTimeout(batch.flush, at - sim.clock.now)
+}
+
+/** How many emptied lists of a batch are kept for later ms (reused, they allocate and grow no more). */
+const spareLists = 64
+
+/**
+ * @internal The batched wire of a simulation on `clock`: its wheel starts at the clock's
+ * now; its callbacks, made once, close over `sim`, which `build` makes with it.
+ */
+export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
+  const batch: Batch<M> = {
+    wheel: TW.create<number>({ alarmPrecision: 1, start: clock.now }),
+    buckets: new Map(),
+    armed: undefined,
+    armedAt: Infinity,
+    flushing: false,
+    due: [],
+    spare: [],
+    take: (alarm) => {
+      const key = TW.alarmValue(batch.wheel, alarm)
+      batch.due.push(batch.buckets.get(key)!)
+      batch.buckets.delete(key)
+    },
+    flush: () => flush(sim(), batch),
+  }
+  return batch
 }
 
 /**
@@ -141,28 +194,29 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  // The wheel fires its alarms in the order of their ms: so are the lists taken.
-  const due: Array<Array<Token<M>>> = []
-  const take = (alarm: TW.Alarm<number>): void => {
-    const key = TW.alarmValue(batch.wheel, alarm)
-    due.push(batch.buckets.get(key)!)
-    batch.buckets.delete(key)
-  }
+  // The wheel fires its alarms in the order of their ms: so are the lists taken (by
+  // `take`, into `due`). A token for now put meanwhile starts a list of its own, taken
+  // next round: the lists taken no longer grow.
+  const due = batch.due
+  const spare = batch.spare
   let failed = false
   let error: unknown
   for (;;) {
-    TW.advanceClock(batch.wheel, now, take)
-    TW.firePastAlarms(batch.wheel, take)
+    TW.advanceClock(batch.wheel, now, batch.take)
+    TW.firePastAlarms(batch.wheel, batch.take)
     if (due.length === 0) break
-    for (const tokens of due) {
-      for (const t of tokens) {
+    for (let i = 0; i < due.length; i++) {
+      const tokens = due[i]!
+      for (let j = 0; j < tokens.length; j++) {
         try {
-          land(sim, t)
+          land(sim, tokens[j]!)
         } catch (e) {
           if (!error) error = e
           failed = true
         }
       }
+      tokens.length = 0
+      if (spare.length < spareLists) spare.push(tokens)
     }
     due.length = 0
   }

@@ -242,6 +242,14 @@ export interface Batch<M> {
   armed: unknown
   armedAt: number
   flushing: boolean
+  /** The lists a flush took, in order (reused: flushes do not nest). */
+  readonly due: Array<Array<Token<M>>>
+  /** Emptied lists, for later ms. */
+  readonly spare: Array<Array<Token<M>>>
+  /** Moves a fired alarm's list from `buckets` to `due`. */
+  readonly take: (alarm: TW.Alarm<number>) => void
+  /** The clock timer's callback: delivers what is due. */
+  readonly flush: () => void
 }
 
 /** Runs host code: in the host's async context once installed (see `install.ts`). */
