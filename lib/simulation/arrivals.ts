@@ -32,7 +32,7 @@
  * `install` make, or one passed as `clock`) has such a counter to share; on any other
  * clock (`@sinonjs/fake-timers`, clockArb's exploring clock) a token is a clock timer.
  *
- * Invariants: a bucket holds at least one token from `head` and its pump is pending (unless
+ * Invariants: a bucket holds at least one token from `head` (to `size`) and its pump is pending (unless
  * the clock was reset since: the bucket is then dropped at the next token for its ms), due
  * at the bucket's due time with the order of the token at `head`; `orders` increases.
  */
@@ -55,9 +55,11 @@ interface FakeTimersState {
 /** @internal The tokens arriving in one ms. */
 interface Bucket<M> {
   due: number
+  /** The tokens from `head` to `size` (the arrays are longer when reused: see `put`). */
   readonly tokens: Array<Token<M> | undefined>
   readonly orders: number[]
   head: number
+  size: number
   pump: Timer | undefined
 }
 
@@ -89,7 +91,7 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
     for (;;) {
       const t = b.tokens[b.head]!
       b.tokens[b.head++] = undefined
-      const more = b.head < b.tokens.length
+      const more = b.head < b.size
       if (more) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
       else if (buckets.get(b.due) === b) {
         // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
@@ -121,21 +123,21 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   // A pump is pending while its bucket exists, unless the clock was reset (its timers
   // dropped, as each token's timer would have been): then the bucket starts afresh.
   if (b !== undefined && I.isPending(core, b.pump!)) {
-    b.tokens.push(t)
-    b.orders.push(core.nextOrder++)
+    b.tokens[b.size] = t
+    b.orders[b.size++] = core.nextOrder++
     return
   }
-  // Reusing buckets, their lists grown already, is for V8: a ms's arrivals then allocate
-  // nothing but the pump's timer.
+  // Reusing buckets with their arrays as long as they grew (slots past `size` are stale,
+  // overwritten before they are read) is for V8: a ms's arrivals then allocate nothing but
+  // the pump's timer, where emptying an array gives its store back.
   let fresh = a.spare.pop()
-  if (fresh === undefined) fresh = { due, tokens: [t], orders: [core.nextOrder], head: 0, pump: undefined }
+  if (fresh === undefined) fresh = { due, tokens: [t], orders: [core.nextOrder], head: 0, size: 1, pump: undefined }
   else {
     fresh.due = due
-    fresh.tokens.length = 0
-    fresh.tokens.push(t)
-    fresh.orders.length = 0
-    fresh.orders.push(core.nextOrder)
+    fresh.tokens[0] = t
+    fresh.orders[0] = core.nextOrder
     fresh.head = 0
+    fresh.size = 1
   }
   fresh.pump = I.addTimer(core, 'Timeout', a.pump as Timer['callback'], oneArg, fresh, coerced, undefined)
   a.buckets.set(due, fresh)

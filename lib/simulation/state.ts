@@ -233,19 +233,25 @@ export interface Message<M> {
   inOrder: boolean
 }
 
+/** @internal The tokens of one ms, `tokens[0]` to `tokens[size - 1]`: a list reused keeps its array as long as it grew, slots past `size` stale. */
+export interface TokenList<M> {
+  readonly tokens: Array<Token<M>>
+  size: number
+}
+
 /** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
 export interface Batch<M> {
   /** An alarm at each ms that has tokens arriving, its value the ms. */
   readonly wheel: TW.TimingWheel<number>
   /** The tokens arriving in each ms, in the order put on the wire. */
-  readonly buckets: Map<number, Array<Token<M>>>
+  readonly buckets: Map<number, TokenList<M>>
   armed: unknown
   armedAt: number
   flushing: boolean
   /** The lists a flush took, in order (reused: flushes do not nest). */
-  readonly due: Array<Array<Token<M>>>
+  readonly due: Array<TokenList<M>>
   /** Emptied lists, for later ms. */
-  readonly spare: Array<Array<Token<M>>>
+  readonly spare: Array<TokenList<M>>
   /** Moves a fired alarm's list from `buckets` to `due`. */
   readonly take: (alarm: TW.Alarm<number>) => void
   /** The clock timer's callback: delivers what is due. */
