@@ -61,6 +61,8 @@ interface Bucket<M> {
   head: number
   size: number
   pump: Timer | undefined
+  /** The clock's `home` when the pump was armed: another after a reset, which dropped it. */
+  home: unknown
 }
 
 /** @internal See the module comment. */
@@ -120,9 +122,10 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   const coerced = Coerce.coerceDelay(delay)
   const due = core.elapsed + Coerce.dueOffset(coerced, core.duringTick)
   const b = a.buckets.get(due)
-  // A pump is pending while its bucket exists, unless the clock was reset (its timers
-  // dropped, as each token's timer would have been): then the bucket starts afresh.
-  if (b !== undefined && I.isPending(core, b.pump!)) {
+  // A pump is pending while its bucket exists (re-armed before each delivery but the
+  // last, when the bucket leaves), unless the clock was reset (its timers dropped, as each
+  // token's timer would have been): then the bucket starts afresh.
+  if (b !== undefined && b.home === core.home) {
     b.tokens[b.size] = t
     b.orders[b.size++] = core.nextOrder++
     return
@@ -131,13 +134,14 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   // overwritten before they are read) is for V8: a ms's arrivals then allocate nothing but
   // the pump's timer, where emptying an array gives its store back.
   let fresh = a.spare.pop()
-  if (fresh === undefined) fresh = { due, tokens: [t], orders: [core.nextOrder], head: 0, size: 1, pump: undefined }
+  if (fresh === undefined) fresh = { due, tokens: [t], orders: [core.nextOrder], head: 0, size: 1, pump: undefined, home: core.home }
   else {
     fresh.due = due
     fresh.tokens[0] = t
     fresh.orders[0] = core.nextOrder
     fresh.head = 0
     fresh.size = 1
+    fresh.home = core.home
   }
   fresh.pump = I.addTimer(core, 'Timeout', a.pump as Timer['callback'], oneArg, fresh, coerced, undefined)
   a.buckets.set(due, fresh)
