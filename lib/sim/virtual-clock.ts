@@ -829,9 +829,17 @@ const rearmOrdered = (c: State, timer: Timer, order: number): void => {
   Schedule.addAmongDue(c.schedule, timer)
 }
 
+/**
+ * Gives a pending timer that fires first a later `order`, as `removeTimer` then
+ * `rearmOrdered` would, when it still fires first (true); otherwise nothing (false).
+ * Constant time.
+ */
+const reorderFirst = (c: State, timer: Timer, order: number): boolean => Schedule.reorderFirst(c.schedule, timer, order)
+
 export const internals = {
   stateOf: (clock: VirtualClock): State | undefined => states.get(clock),
   rearmOrdered,
+  reorderFirst,
   removeTimer,
   nowOf,
   performanceNow,

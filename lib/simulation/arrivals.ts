@@ -20,8 +20,8 @@
  * - Fired by a sync `tick` (the clock's `tickFiring`), once its token is delivered the pump
  *   looks at what that loop would do next: if the re-armed pump is the schedule's first
  *   timer, no clock job is queued, no timer fired inside the delivery and time has not
- *   moved, the loop would only fire it again; so it takes itself back and delivers the
- *   next token at once. The order and everything a handler can see are those of a firing
+ *   moved, the loop would only fire it again; so it delivers the next token at once,
+ *   re-armed with that token's order in place (`reorderFirst`) when it stays first. The order and everything a handler can see are those of a firing
  *   a token (it is re-armed during each delivery), for one clock firing a ms instead of
  *   one a message. Other moves (`tickAsync`, `next`, `runAll`...) fire it once a token.
  * - A token's due time is the clock's own for its delay (`coerceDelay`, then `dueOffset`:
@@ -90,24 +90,35 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
   const pump = (b: Bucket<M>): void => {
     const inline = core.tickFiring === b.pump
     core.tickFiring = undefined
+    // Whether the pump is pending: not when it has just fired; when it goes on here, yes.
+    let pending = false
     for (;;) {
       const t = b.tokens[b.head]!
       b.tokens[b.head++] = undefined
       const more = b.head < b.size
-      if (more) I.rearmOrdered(core, b.pump!, b.orders[b.head]!)
-      else if (buckets.get(b.due) === b) {
-        // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
-        buckets.delete(b.due)
-        if (spare.length < spareBuckets) spare.push(b)
+      if (more) {
+        // Going on, it is the first timer: its order moves on in place, if nothing comes between.
+        const order = b.orders[b.head]!
+        if (!pending || !I.reorderFirst(core, b.pump!, order)) {
+          if (pending) I.removeTimer(core, b.pump!)
+          I.rearmOrdered(core, b.pump!, order)
+        }
+      } else {
+        if (pending) I.removeTimer(core, b.pump!)
+        if (buckets.get(b.due) === b) {
+          // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
+          buckets.delete(b.due)
+          if (spare.length < spareBuckets) spare.push(b)
+        }
       }
       if (!inline) return land(t)
       const fired = core.fired
       land(t)
       // Re-armed, the pump is the clock's next timer if it is the first late one (late
       // timers come before the wheel's); then the sync tick would only run the jobs
-      // (none queued) and fire it: take it back and deliver the next token here.
+      // (none queued) and fire it: deliver the next token here instead.
       if (!more || schedule.late[0] !== b.pump || core.fired !== fired || core.elapsed !== b.due || f.jobs.length !== 0 || idle.size !== 0) return
-      I.removeTimer(core, b.pump!)
+      pending = true
     }
   }
   return { core, buckets, spare, pump }
