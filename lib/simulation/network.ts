@@ -52,7 +52,6 @@
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
-import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 import { put } from './arrivals.js'
@@ -122,18 +121,28 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     else sim.clock.setTimeout(sim.land, at - now, t)
     return
   }
-  const key = Math.max(at, TW.now(batch.wheel))
-  const bucket = batch.buckets.get(key)
+  const wheelNow = TW.now(batch.wheel)
+  const key = Math.max(at, wheelNow)
+  const near = batch.near[key & nearMask]
+  const bucket = near !== undefined && near.key === key ? near : batch.far.size === 0 ? undefined : batch.far.get(key)
   if (bucket !== undefined) bucket.tokens[bucket.size++] = t
   else {
-    const list = batch.spare.pop() ?? { tokens: [], size: 0 }
+    const list = batch.spare.pop() ?? { key, tokens: [], size: 0 }
+    list.key = key
     list.tokens[0] = t
     list.size = 1
-    batch.buckets.set(key, list)
-    TW.add(batch.wheel, key, key)
+    if (key - wheelNow <= nearMask && near === undefined) batch.near[key & nearMask] = list
+    else batch.far.set(key, list)
+    TW.add(batch.wheel, key, list)
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
+
+/**
+ * Batched: the lists of the ms less than `nearMask + 1` ahead of the wheel's now are found
+ * by their ms modulo that (an array read; no two of them share a slot), the others in a map.
+ */
+const nearMask = 1023
 
 /**
  * @internal Puts messages that already reached the link back on it, ahead of those on the
@@ -171,17 +180,20 @@ const spareLists = 64
  */
 export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
   const batch: Batch<M> = {
-    wheel: TW.create<number>({ alarmPrecision: 1, start: clock.now }),
-    buckets: new Map(),
+    wheel: TW.create<TokenList<M>>({ alarmPrecision: 1, start: clock.now }),
+    near: new Array<TokenList<M> | undefined>(nearMask + 1).fill(undefined),
+    far: new Map(),
     armed: undefined,
     armedAt: Infinity,
     flushing: false,
     due: [],
     spare: [],
     take: (alarm) => {
-      const key = TW.alarmValue(batch.wheel, alarm)
-      batch.due.push(batch.buckets.get(key)!)
-      batch.buckets.delete(key)
+      const list = TW.alarmValue(batch.wheel, alarm)
+      batch.due.push(list)
+      const slot = list.key & nearMask
+      if (batch.near[slot] === list) batch.near[slot] = undefined
+      else batch.far.delete(list.key)
     },
     flush: () => flush(sim(), batch),
   }
@@ -227,8 +239,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     due.length = 0
   }
   batch.flushing = false
-  const k = TW.minAlarmIntervalNum(batch.wheel)
-  if (O.isSome(k)) arm(sim, batch, TW.intervalNumStart(batch.wheel, k.value))
+  if (!TW.isEmpty(batch.wheel)) arm(sim, batch, TW.intervalNumStart(batch.wheel, TW.minAlarmIntervalNumExn(batch.wheel)))
   if (failed) throw error
 }
 

@@ -235,16 +235,22 @@ export interface Message<M> {
 
 /** @internal The tokens of one ms, `tokens[0]` to `tokens[size - 1]`: a list reused keeps its array as long as it grew, slots past `size` stale. */
 export interface TokenList<M> {
+  /** The ms they arrive. */
+  key: number
   readonly tokens: Array<Token<M>>
   size: number
 }
 
 /** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  /** An alarm at each ms that has tokens arriving, its value the ms. */
-  readonly wheel: TW.TimingWheel<number>
-  /** The tokens arriving in each ms, in the order put on the wire. */
-  readonly buckets: Map<number, TokenList<M>>
+  /** An alarm at each ms that has tokens arriving, its value the ms's list. */
+  readonly wheel: TW.TimingWheel<TokenList<M>>
+  /**
+   * The tokens arriving in each ms, in the order put on the wire: a list less than
+   * `near.length` ms ahead of the wheel's now when made is `near[ms % near.length]`, any other in `far`.
+   */
+  readonly near: Array<TokenList<M> | undefined>
+  readonly far: Map<number, TokenList<M>>
   armed: unknown
   armedAt: number
   flushing: boolean
@@ -253,7 +259,7 @@ export interface Batch<M> {
   /** Emptied lists, for later ms. */
   readonly spare: Array<TokenList<M>>
   /** Moves a fired alarm's list from `buckets` to `due`. */
-  readonly take: (alarm: TW.Alarm<number>) => void
+  readonly take: (alarm: TW.Alarm<TokenList<M>>) => void
   /** The clock timer's callback: delivers what is due. */
   readonly flush: () => void
 }
