@@ -5,7 +5,9 @@
  *
  * Representation.
  *
- * - `buckets` maps a due time (the clock's elapsed ms) to the tokens arriving then, in
+ * - `buckets` maps a due time (the clock's elapsed ms) to the tokens arriving then (a
+ *   bucket less than `near.length` ms ahead when made is in `near`, at its due time modulo
+ *   that, unless the slot holds a live bucket; so most sends find theirs by an array read), in
  *   the order they were put on the wire, each with the `order` the clock handed out for
  *   it then (`core.nextOrder`, the counter its timers' orders come from): so a token has
  *   the place among the clock's timers that a timer armed at its send would have had.
@@ -69,6 +71,7 @@ interface Bucket<M> {
 export interface Arrivals<M> {
   readonly core: VirtualClock.State
   readonly buckets: Map<number, Bucket<M>>
+  readonly near: Array<Bucket<M> | undefined>
   /** Buckets emptied, their pumps fired for the last time, for later ms to reuse. */
   readonly spare: Array<Bucket<M>>
   /** The pumps' callback, bound to the simulation's delivery once. */
@@ -86,6 +89,7 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
   const idle = f.idle
   const schedule = core.schedule
   const buckets = new Map<number, Bucket<M>>()
+  const near = new Array<Bucket<M> | undefined>(nearMask + 1).fill(undefined)
   const spare: Array<Bucket<M>> = []
   const pump = (b: Bucket<M>): void => {
     const inline = core.tickFiring === b.pump
@@ -105,8 +109,12 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
         }
       } else {
         if (pending) I.removeTimer(core, b.pump!)
-        if (buckets.get(b.due) === b) {
-          // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
+        const slot = b.due & nearMask
+        // Done: nothing reads it from here on (its pump is not re-armed), so a put may reuse it.
+        if (near[slot] === b) {
+          near[slot] = undefined
+          if (spare.length < spareBuckets) spare.push(b)
+        } else if (buckets.get(b.due) === b) {
           buckets.delete(b.due)
           if (spare.length < spareBuckets) spare.push(b)
         }
@@ -121,8 +129,11 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
       pending = true
     }
   }
-  return { core, buckets, spare, pump }
+  return { core, buckets, near, spare, pump }
 }
+
+/** `near` has `nearMask + 1` slots. */
+const nearMask = 1023
 
 /** How many emptied buckets are kept: a few ms' worth, reused as the clock moves on. */
 const spareBuckets = 64
@@ -132,7 +143,8 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   const core = a.core
   const coerced = Coerce.coerceDelay(delay)
   const due = core.elapsed + Coerce.dueOffset(coerced, core.duringTick)
-  const b = a.buckets.get(due)
+  const n = a.near[due & nearMask]
+  const b = n !== undefined && n.due === due ? n : a.buckets.size === 0 ? undefined : a.buckets.get(due)
   // A pump is pending while its bucket exists (re-armed before each delivery but the
   // last, when the bucket leaves), unless the clock was reset (its timers dropped, as each
   // token's timer would have been): then the bucket starts afresh.
@@ -155,5 +167,8 @@ export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
     fresh.home = core.home
   }
   fresh.pump = I.addTimer(core, 'Timeout', a.pump as Timer['callback'], oneArg, fresh, coerced, undefined)
-  a.buckets.set(due, fresh)
+  const slot = due & nearMask
+  const held = a.near[slot]
+  if (due - core.elapsed <= nearMask && (held === undefined || held === b || held.home !== core.home)) a.near[slot] = fresh
+  else a.buckets.set(due, fresh)
 }
