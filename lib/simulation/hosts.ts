@@ -33,7 +33,7 @@ import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
 import { checkDelay, fail, fn, maxDelay, refuseAsync, skewOf } from './checks.js'
 import { fault } from './log.js'
-import { linkOf, prepend, redeliver, settle } from './network.js'
+import { prepend, redeliver, settle } from './network.js'
 import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
 
 /** @internal */
@@ -380,7 +380,7 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const byLink = new Map<Link<M>, Array<Message<M>>>()
   for (const entry of stalled) {
     if (typeof entry === 'function') continue
-    const l = linkOf(sim, entry.from, entry.to)
+    const l = entry.link
     const ms = byLink.get(l)
     if (ms === undefined) byLink.set(l, [entry])
     else ms.push(entry)
@@ -392,7 +392,7 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   for (const entry of stalled) {
     if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
     else {
-      const l = linkOf(sim, entry.from, entry.to)
+      const l = entry.link
       if (!l.held) redeliver(sim, l)
     }
   }

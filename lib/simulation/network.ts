@@ -70,6 +70,7 @@ import {
   type Simulation,
   type SimulationClock,
   type Token,
+  type TokenList,
   contextOf,
   direct,
   hostOf,
@@ -253,7 +254,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
 export const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   sim.wire--
   if (isLink(t)) return arrive(sim, takeOldest(t), t)
-  const link = linkOf(sim, t.from, t.to)
+  const link = t.link
   if (t.inOrder && link.head !== link.queue.length) {
     const h = link.queue[link.head]!
     if (link.front > 0 || before(h, t)) {
@@ -366,13 +367,13 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   // The clock's \`now\` is a getter: read once a send.
   const now = sim.clock.now
   const id = ++sim.sent
-  const m = copy(sim, id, from, target, message, now, false)
-  if (!live(ctx)) return settle(sim, m, 'dropped', 'stale')
   const link = linkOf(sim, from, target)
+  const m = copy(sim, id, from, target, link, message, now, false)
+  if (!live(ctx)) return settle(sim, m, 'dropped', 'stale')
   if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
   transmit(sim, link, m, now)
   // From the send's own values: `m` may be settled and reused by now.
-  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, id, from, target, message, now, true), now)
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, id, from, target, link, message, now, true), now)
 }
 
 /**
@@ -381,12 +382,13 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
  * in the cache instead of a stream of young objects that the scavenger copies while they
  * are in flight.
  */
-const copy = <M>(sim: Simulation<M>, id: number, from: HostState<M>, to: HostState<M>, message: M, now: number, duplicate: boolean): Message<M> => {
+const copy = <M>(sim: Simulation<M>, id: number, from: HostState<M>, to: HostState<M>, link: Link<M>, message: M, now: number, duplicate: boolean): Message<M> => {
   const m = sim.spare.pop()
   if (m === undefined) {
     // Fields in the order arrival reads them, so that they share the record's first cache line.
-    return { from, to, inOrder: false, fromIncarnation: from.incarnation, toIncarnation: to.incarnation, message, id, sentAt: now, duplicate }
+    return { link, from, to, inOrder: false, fromIncarnation: from.incarnation, toIncarnation: to.incarnation, message, id, sentAt: now, duplicate }
   }
+  m.link = link
   m.id = id
   m.from = from
   m.to = to

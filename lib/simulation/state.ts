@@ -221,6 +221,8 @@ export type Token<M> = Link<M> | Message<M>
 
 /** @internal A copy of a message on the network; a record the network reuses once its copy is delivered or dropped (network.ts). */
 export interface Message<M> {
+  /** `from`'s link to `to` (`links[to.index]` of `from`), kept so that an arrival need not look it up. */
+  link: Link<M>
   id: number
   from: HostState<M>
   to: HostState<M>
