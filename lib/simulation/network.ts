@@ -188,10 +188,11 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     armedAt: Infinity,
     flushing: false,
     due: [],
+    dueSize: 0,
     spare: [],
     take: (alarm) => {
       const list = TW.alarmValue(batch.wheel, alarm)
-      batch.due.push(list)
+      batch.due[batch.dueSize++] = list
       const slot = list.key & nearMask
       if (batch.near[slot] === list) batch.near[slot] = undefined
       else batch.far.delete(list.key)
@@ -222,8 +223,8 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   for (;;) {
     TW.advanceClock(batch.wheel, now, batch.take)
     TW.firePastAlarms(batch.wheel, batch.take)
-    if (due.length === 0) break
-    for (let i = 0; i < due.length; i++) {
+    if (batch.dueSize === 0) break
+    for (let i = 0; i < batch.dueSize; i++) {
       const list = due[i]!
       const tokens = list.tokens
       for (let j = 0; j < list.size; j++) {
@@ -237,7 +238,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
       list.size = 0
       if (spare.length < spareLists) spare.push(list)
     }
-    due.length = 0
+    batch.dueSize = 0
   }
   batch.flushing = false
   if (!TW.isEmpty(batch.wheel)) arm(sim, batch, TW.intervalNumStart(batch.wheel, TW.minAlarmIntervalNumExn(batch.wheel)))

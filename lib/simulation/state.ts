@@ -256,8 +256,9 @@ export interface Batch<M> {
   armed: unknown
   armedAt: number
   flushing: boolean
-  /** The lists a flush took, in order (reused: flushes do not nest). */
+  /** The lists a flush took, in order, to `dueSize` (reused: flushes do not nest; slots past it are stale). */
   readonly due: Array<TokenList<M>>
+  dueSize: number
   /** Emptied lists, for later ms. */
   readonly spare: Array<TokenList<M>>
   /** Moves a fired alarm's list from `buckets` to `due`. */
