@@ -138,6 +138,9 @@ const nearMask = 1023
 /** How many emptied buckets are kept: a few ms' worth, reused as the clock moves on. */
 const spareBuckets = 64
 
+/** @internal The clock's `now`, as its getter reads it, without the getter. */
+export const nowOn = <M>(a: Arrivals<M>): number => I.nowOf(a.core)
+
 /** @internal Puts `t` on the wire, arriving `delay` ms from now. Constant time. */
 export const put = <M>(a: Arrivals<M>, t: Token<M>, delay: number): void => {
   const core = a.core

@@ -54,7 +54,7 @@
  */
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { put } from './arrivals.js'
+import { nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { type DropReason, fault, linkFault, record } from './log.js'
@@ -365,8 +365,9 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const ctx = contextOf<M>(host)
   const { sim, state: from } = ctx
   const target = hostOf(sim, to)
-  // The clock's \`now\` is a getter: read once a send.
-  const now = sim.clock.now
+  // The clock's \`now\` is a getter: read once a send, from the clock's state when the arrivals hold it.
+  const arrivals = sim.arrivals
+  const now = arrivals !== undefined ? nowOn(arrivals) : sim.clock.now
   const id = ++sim.sent
   const link = linkOf(sim, from, target)
   const m = copy(sim, id, from, target, link, message, now, false)
