@@ -28,10 +28,12 @@
  *   order (ids increase; a duplicate follows its original). So every token still delivers
  *   the link's oldest message.
  * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
- *   there, each list an alarm of a timing wheel of their own (1 ms precision: an alarm's
- *   interval is its ms, and the wheel fires them in the order of their ms), and one clock
+ *   there, each list the value of an alarm of a timing wheel of their own (1 ms precision:
+ *   an alarm's interval is its ms, and the wheel fires them in the order of their ms), found
+ *   by its ms in `near` (made less than 1024 ms ahead of the wheel) or `far`; one clock
  *   timer, armed at the earliest, delivers every message due, those sent with no latency
- *   meanwhile included (a list taken, a token for the same ms starts another).
+ *   meanwhile included (a list taken, a token for the same ms starts another). Emptied
+ *   lists are kept for later ms.
  * - A message remembers both ends' incarnations when sent and is dropped on arrival if
  *   either changed (a crash loses what a host had in flight, both ways): crashes cost
  *   nothing per message in flight.
