@@ -140,8 +140,8 @@ export const record = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered
   const entry: MessageEntry<M> = {
     kind: 'message',
     id: m.id,
-    from: m.from.name,
-    to: m.to.name,
+    from: m.link.from.name,
+    to: m.link.to.name,
     message: m.message,
     sentAt: m.sentAt,
     at: sim.clock.now,

@@ -91,6 +91,8 @@ const newLink = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): L
   const d = sim.defaults
   // The fields a send and an arrival read first.
   const link: Link<M> = {
+    from,
+    to,
     partitioned: false,
     held: false,
     head: 0,
@@ -301,21 +303,21 @@ const waitInOrder = <M>(link: Link<M>, m: Message<M>): void => {
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
 const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
   if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
-  if (m.from.incarnation !== m.fromIncarnation || m.to.incarnation !== m.toIncarnation || !m.to.up) {
+  if (link.from.incarnation !== m.fromIncarnation || link.to.incarnation !== m.toIncarnation || !link.to.up) {
     return settle(sim, m, 'dropped', 'crash')
   }
   if (link.held) {
     link.heldQueue.push(m)
     return
   }
-  const h = m.to
+  const h = link.to
   if (h.paused) {
     h.stalled.push(m)
     return
   }
   const receive = h.receive
   if (receive === undefined) return settle(sim, m, 'dropped', 'no handler')
-  const from = m.from.name
+  const from = link.from.name
   const message = m.message
   settle(sim, m, 'delivered')
   let result: unknown
@@ -372,12 +374,12 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const now = arrivals !== undefined ? nowOn(arrivals) : sim.clock.now
   const id = ++sim.sent
   const link = linkOf(sim, from, target)
-  const m = copy(sim, id, from, target, link, message, now, false)
+  const m = copy(sim, id, link, message, now, false)
   if (!live(ctx)) return settle(sim, m, 'dropped', 'stale')
   if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
   transmit(sim, link, m, now)
   // From the send's own values: `m` may be settled and reused by now.
-  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, id, from, target, link, message, now, true), now)
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, id, link, message, now, true), now)
 }
 
 /**
@@ -386,18 +388,16 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
  * in the cache instead of a stream of young objects that the scavenger copies while they
  * are in flight.
  */
-const copy = <M>(sim: Simulation<M>, id: number, from: HostState<M>, to: HostState<M>, link: Link<M>, message: M, now: number, duplicate: boolean): Message<M> => {
+const copy = <M>(sim: Simulation<M>, id: number, link: Link<M>, message: M, now: number, duplicate: boolean): Message<M> => {
   const m = sim.spare.pop()
   if (m === undefined) {
     // Fields in the order arrival reads them, so that they share the record's first cache line.
-    return { link, from, to, inOrder: false, fromIncarnation: from.incarnation, toIncarnation: to.incarnation, message, id, sentAt: now, duplicate }
+    return { link, inOrder: false, fromIncarnation: link.from.incarnation, toIncarnation: link.to.incarnation, message, id, sentAt: now, duplicate }
   }
   m.link = link
   m.id = id
-  m.from = from
-  m.to = to
-  m.fromIncarnation = from.incarnation
-  m.toIncarnation = to.incarnation
+  m.fromIncarnation = link.from.incarnation
+  m.toIncarnation = link.to.incarnation
   m.message = message
   m.sentAt = now
   m.duplicate = duplicate

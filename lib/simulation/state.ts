@@ -204,6 +204,9 @@ export interface LinkParams {
 
 /** @internal */
 export interface Link<M> extends LinkParams {
+  /** Its ends: `from.links[to.index]` is this link. */
+  readonly from: HostState<M>
+  readonly to: HostState<M>
   partitioned: boolean
   held: boolean
   heldQueue: Array<Message<M>>
@@ -221,11 +224,9 @@ export type Token<M> = Link<M> | Message<M>
 
 /** @internal A copy of a message on the network; a record the network reuses once its copy is delivered or dropped (network.ts). */
 export interface Message<M> {
-  /** `from`'s link to `to` (`links[to.index]` of `from`), kept so that an arrival need not look it up. */
+  /** The link it is sent on (its ends are the link's), kept so that an arrival need not look it up. */
   link: Link<M>
   id: number
-  from: HostState<M>
-  to: HostState<M>
   fromIncarnation: number
   toIncarnation: number
   message: M
