@@ -25,7 +25,7 @@
  *   the tokens of the messages sent before it fire first. When it fires and an older
  *   message waits on the link (put back, or a message whose token an earlier such
  *   firing took), the older one arrives in its place and it waits in the queue in send
- *   order (ids increase; a duplicate follows its original). So every token still delivers
+ *   order (by `seq`: sends in order, a duplicate after its original). So every token still delivers
  *   the link's oldest message.
  * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
  *   there, each list the value of an alarm of a timing wheel of their own (1 ms precision:
@@ -273,8 +273,8 @@ export const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   arrive(sim, t, link)
 }
 
-/** Whether in-order message `a` was sent before `b` (ids increase; a duplicate follows its original). */
-const before = <M>(a: Message<M>, b: Message<M>): boolean => a.id < b.id || (a.id === b.id && !a.duplicate && b.duplicate)
+/** Whether in-order message `a` was sent before `b`. */
+const before = <M>(a: Message<M>, b: Message<M>): boolean => a.seq < b.seq
 
 /** Takes the oldest message waiting on the link. */
 const takeOldest = <M>(link: Link<M>): Message<M> => {
@@ -374,12 +374,12 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const now = arrivals !== undefined ? nowOn(arrivals) : sim.clock.now
   const id = ++sim.sent
   const link = linkOf(sim, from, target)
-  const m = copy(sim, id, link, message, now, false)
+  const m = copy(sim, 2 * id, link, message, now)
   if (!live(ctx)) return settle(sim, m, 'dropped', 'stale')
   if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
   transmit(sim, link, m, now)
   // From the send's own values: `m` may be settled and reused by now.
-  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, id, link, message, now, true), now)
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, 2 * id + 1, link, message, now), now)
 }
 
 /**
@@ -388,19 +388,18 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
  * in the cache instead of a stream of young objects that the scavenger copies while they
  * are in flight.
  */
-const copy = <M>(sim: Simulation<M>, id: number, link: Link<M>, message: M, now: number, duplicate: boolean): Message<M> => {
+const copy = <M>(sim: Simulation<M>, seq: number, link: Link<M>, message: M, now: number): Message<M> => {
   const m = sim.spare.pop()
   if (m === undefined) {
     // Fields in the order arrival reads them, so that they share the record's first cache line.
-    return { link, inOrder: false, fromIncarnation: link.from.incarnation, toIncarnation: link.to.incarnation, message, id, sentAt: now, duplicate }
+    return { link, inOrder: false, fromIncarnation: link.from.incarnation, toIncarnation: link.to.incarnation, message, seq, sentAt: now }
   }
   m.link = link
-  m.id = id
+  m.seq = seq
   m.fromIncarnation = link.from.incarnation
   m.toIncarnation = link.to.incarnation
   m.message = message
   m.sentAt = now
-  m.duplicate = duplicate
   m.inOrder = false
   return m
 }

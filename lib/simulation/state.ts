@@ -226,12 +226,15 @@ export type Token<M> = Link<M> | Message<M>
 export interface Message<M> {
   /** The link it is sent on (its ends are the link's), kept so that an arrival need not look it up. */
   link: Link<M>
-  id: number
+  /**
+   * Twice the send's number, plus 1 for the copy the link's duplication made: in-order
+   * messages of a link are sent in its order (a duplicate follows its original).
+   */
+  seq: number
   fromIncarnation: number
   toIncarnation: number
   message: M
   sentAt: number
-  duplicate: boolean
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
   inOrder: boolean
 }
