@@ -322,6 +322,12 @@ const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.up = false
   h.paused = false
   h.incarnation++
+  // What is in flight both ways is lost: the links' epochs move on (see network.ts).
+  for (const l of h.links) if (l !== undefined) l.epoch++
+  for (const o of sim.order) {
+    const l = o.links[h.index]
+    if (l !== undefined) l.epoch++
+  }
   for (const handle of h.timers.values()) sim.clock.clearTimeout(handle)
   h.timers.clear()
   for (const entry of h.stalled) if (typeof entry !== 'function') settle(sim, entry, 'dropped', 'crash')

@@ -34,9 +34,9 @@
  *   timer, armed at the earliest, delivers every message due, those sent with no latency
  *   meanwhile included (a list taken, a token for the same ms starts another). Emptied
  *   lists are kept for later ms.
- * - A message remembers both ends' incarnations when sent and is dropped on arrival if
- *   either changed (a crash loses what a host had in flight, both ways): crashes cost
- *   nothing per message in flight.
+ * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
+ *   changed: a crash of either end moves on the epochs of the host's links both ways (a
+ *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
  * - `links[from][to]` is a directed link, made from the defaults on first use: its
  *   latency, loss, duplication and reordering, whether it is partitioned or held, the
  *   messages held, and the time its last in-order message arrives (links are FIFO:
@@ -95,6 +95,7 @@ const newLink = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): L
     to,
     partitioned: false,
     held: false,
+    epoch: 0,
     head: 0,
     queue: [],
     loss: d.loss,
@@ -303,7 +304,7 @@ const waitInOrder = <M>(link: Link<M>, m: Message<M>): void => {
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
 const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
   if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
-  if (link.from.incarnation !== m.fromIncarnation || link.to.incarnation !== m.toIncarnation || !link.to.up) {
+  if (m.epoch !== link.epoch || !link.to.up) {
     return settle(sim, m, 'dropped', 'crash')
   }
   if (link.held) {
@@ -392,12 +393,11 @@ const copy = <M>(sim: Simulation<M>, seq: number, link: Link<M>, message: M, now
   const m = sim.spare.pop()
   if (m === undefined) {
     // Fields in the order arrival reads them, so that they share the record's first cache line.
-    return { link, inOrder: false, fromIncarnation: link.from.incarnation, toIncarnation: link.to.incarnation, message, seq, sentAt: now }
+    return { link, inOrder: false, epoch: link.epoch, message, seq, sentAt: now }
   }
   m.link = link
   m.seq = seq
-  m.fromIncarnation = link.from.incarnation
-  m.toIncarnation = link.to.incarnation
+  m.epoch = link.epoch
   m.message = message
   m.sentAt = now
   m.inOrder = false

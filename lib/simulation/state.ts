@@ -209,6 +209,8 @@ export interface Link<M> extends LinkParams {
   readonly to: HostState<M>
   partitioned: boolean
   held: boolean
+  /** Moved on at every crash of either end (hosts.ts), so that a message knows on arrival whether one came since its send. */
+  epoch: number
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
@@ -231,8 +233,8 @@ export interface Message<M> {
    * messages of a link are sent in its order (a duplicate follows its original).
    */
   seq: number
-  fromIncarnation: number
-  toIncarnation: number
+  /** Its link's `epoch` when sent: it is dropped on arrival if either end crashed since. */
+  epoch: number
   message: M
   sentAt: number
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
