@@ -836,9 +836,17 @@ const rearmOrdered = (c: State, timer: Timer, order: number): void => {
   Schedule.addAmongDue(c.schedule, timer)
 }
 
+/**
+ * Gives a pending timer that fires first a later `order`, as `removeTimer` then
+ * `rearmOrdered` would, when it still fires first (true); otherwise nothing (false).
+ * Constant time.
+ */
+const reorderFirst = (c: State, timer: Timer, order: number): boolean => Schedule.reorderFirst(c.schedule, timer, order)
+
 export const internals = {
   stateOf: stateOfClock,
   rearmOrdered,
+  reorderFirst,
   removeTimer,
   nowOf,
   performanceNow,

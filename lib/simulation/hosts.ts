@@ -32,8 +32,8 @@
 import * as O from '#fp-ts/Option.js'
 import { show } from '../errors.js'
 import { checkDelay, fail, fn, maxDelay, refuseAsync, skewOf } from './checks.js'
-import { fault, record } from './log.js'
-import { linkOf, prepend, redeliver } from './network.js'
+import { fault } from './log.js'
+import { prepend, redeliver, settle } from './network.js'
 import { type Boot, type Host, type HostState, type Link, type Message, type Simulation, type Skew, Context, contextOf, hostOf, live } from './state.js'
 
 /** @internal */
@@ -322,9 +322,15 @@ const down = <M>(sim: Simulation<M>, h: HostState<M>): void => {
   h.up = false
   h.paused = false
   h.incarnation++
+  // What is in flight both ways is lost: the links' epochs move on (see network.ts).
+  for (const l of h.links) if (l !== undefined) l.epoch++
+  for (const o of sim.order) {
+    const l = o.links[h.index]
+    if (l !== undefined) l.epoch++
+  }
   for (const handle of h.timers.values()) sim.clock.clearTimeout(handle)
   h.timers.clear()
-  for (const entry of h.stalled) if (typeof entry !== 'function') record(sim, entry, 'dropped', 'crash')
+  for (const entry of h.stalled) if (typeof entry !== 'function') settle(sim, entry, 'dropped', 'crash')
   h.stalled = []
   h.receive = undefined
   h.value = undefined
@@ -380,7 +386,7 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   const byLink = new Map<Link<M>, Array<Message<M>>>()
   for (const entry of stalled) {
     if (typeof entry === 'function') continue
-    const l = linkOf(sim, entry.from, entry.to)
+    const l = entry.link
     const ms = byLink.get(l)
     if (ms === undefined) byLink.set(l, [entry])
     else ms.push(entry)
@@ -392,7 +398,7 @@ export const resume = <M>(sim: Simulation<M>, name: string): void => {
   for (const entry of stalled) {
     if (typeof entry === 'function') sim.clock.setTimeout(() => runAsHost(sim, h, incarnation, entry), 0)
     else {
-      const l = linkOf(sim, entry.from, entry.to)
+      const l = entry.link
       if (!l.held) redeliver(sim, l)
     }
   }

@@ -137,15 +137,16 @@ export interface HostEntry {
 /** @internal */
 export const record = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered' | 'dropped', reason?: DropReason): void => {
   if (sim.log === undefined) return
+  const duplicate = m.seq % 2 === 1
   const entry: MessageEntry<M> = {
     kind: 'message',
-    id: m.id,
-    from: m.from.name,
-    to: m.to.name,
+    id: duplicate ? (m.seq - 1) / 2 : m.seq / 2,
+    from: m.link.from.name,
+    to: m.link.to.name,
     message: m.message,
     sentAt: m.sentAt,
     at: sim.clock.now,
-    duplicate: m.duplicate,
+    duplicate,
     outcome,
   }
   sim.log.push(reason === undefined ? entry : { ...entry, reason })

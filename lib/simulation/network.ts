@@ -25,16 +25,18 @@
  *   the tokens of the messages sent before it fire first. When it fires and an older
  *   message waits on the link (put back, or a message whose token an earlier such
  *   firing took), the older one arrives in its place and it waits in the queue in send
- *   order (ids increase; a duplicate follows its original). So every token still delivers
+ *   order (by `seq`: sends in order, a duplicate after its original). So every token still delivers
  *   the link's oldest message.
  * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
- *   there, each list an alarm of a timing wheel of their own (1 ms precision: an alarm's
- *   interval is its ms, and the wheel fires them in the order of their ms), and one clock
+ *   there, each list the value of an alarm of a timing wheel of their own (1 ms precision:
+ *   an alarm's interval is its ms, and the wheel fires them in the order of their ms), found
+ *   by its ms in `near` (made less than 1024 ms ahead of the wheel) or `far`; one clock
  *   timer, armed at the earliest, delivers every message due, those sent with no latency
- *   meanwhile included (a list taken, a token for the same ms starts another).
- * - A message remembers both ends' incarnations when sent and is dropped on arrival if
- *   either changed (a crash loses what a host had in flight, both ways): crashes cost
- *   nothing per message in flight.
+ *   meanwhile included (a list taken, a token for the same ms starts another). Emptied
+ *   lists are kept for later ms.
+ * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
+ *   changed: a crash of either end moves on the epochs of the host's links both ways (a
+ *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
  * - `links[from][to]` is a directed link, made from the defaults on first use: its
  *   latency, loss, duplication and reordering, whether it is partitioned or held, the
  *   messages held, and the time its last in-order message arrives (links are FIFO:
@@ -43,7 +45,8 @@
  * - On the hot path (`send`, arrival), a message is one record and an entry in its link's
  *   queue and its ms's arrivals (on another clock, a clock timer whose one argument is its
  *   token, the callback bound to the simulation once: no array), and a context is
- *   recognised by its class.
+ *   recognised by its class. A copy's record is settled once, when it is delivered or
+ *   dropped (`settle`); then nothing references it and `spare` keeps it for a later send.
  *
  * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
  * `batch` the alarms of its wheel), one for each message in a link's `queue` (from `head`),
@@ -51,13 +54,12 @@
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order.
  */
-import * as O from '#fp-ts/Option.js'
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
-import { put } from './arrivals.js'
+import { nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
-import { fault, linkFault, record } from './log.js'
+import { type DropReason, fault, linkFault, record } from './log.js'
 import {
   type Batch,
   type Direction,
@@ -68,7 +70,9 @@ import {
   type LinkParams,
   type Message,
   type Simulation,
+  type SimulationClock,
   type Token,
+  type TokenList,
   contextOf,
   direct,
   hostOf,
@@ -76,8 +80,36 @@ import {
 } from './state.js'
 
 /** @internal */
-export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> =>
-  (from.links[to.index] ??= { ...sim.defaults, partitioned: false, held: false, heldQueue: [], fifoAt: -Infinity, queue: [], head: 0, front: 0 })
+export const linkOf = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> => from.links[to.index] ?? newLink(sim, from, to)
+
+/**
+ * A link from the defaults. Every field spelled out, not spread from `defaults`: V8 then
+ * keeps them all in the object itself, where a spread leaves most in a second store that
+ * each send would reach through one more pointer.
+ */
+const newLink = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): Link<M> => {
+  const d = sim.defaults
+  // The fields a send and an arrival read first.
+  const link: Link<M> = {
+    from,
+    to,
+    partitioned: false,
+    held: false,
+    epoch: 0,
+    head: 0,
+    queue: [],
+    loss: d.loss,
+    reorder: d.reorder,
+    min: d.min,
+    max: d.max,
+    fifoAt: -Infinity,
+    duplicate: d.duplicate,
+    front: 0,
+    heldQueue: [],
+  }
+  from.links[to.index] = link
+  return link
+}
 
 const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
@@ -95,15 +127,28 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     else sim.clock.setTimeout(sim.land, at - now, t)
     return
   }
-  const key = Math.max(at, TW.now(batch.wheel))
-  const bucket = batch.buckets.get(key)
-  if (bucket !== undefined) bucket.push(t)
+  const wheelNow = TW.now(batch.wheel)
+  const key = Math.max(at, wheelNow)
+  const near = batch.near[key & nearMask]
+  const bucket = near !== undefined && near.key === key ? near : batch.far.size === 0 ? undefined : batch.far.get(key)
+  if (bucket !== undefined) bucket.tokens[bucket.size++] = t
   else {
-    batch.buckets.set(key, [t])
-    TW.add(batch.wheel, key, key)
+    const list = batch.spare.pop() ?? { key, tokens: [], size: 0 }
+    list.key = key
+    list.tokens[0] = t
+    list.size = 1
+    if (key - wheelNow <= nearMask && near === undefined) batch.near[key & nearMask] = list
+    else batch.far.set(key, list)
+    TW.add(batch.wheel, key, list)
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
+
+/**
+ * Batched: the lists of the ms less than `nearMask + 1` ahead of the wheel's now are found
+ * by their ms modulo that (an array read; no two of them share a slot), the others in a map.
+ */
+const nearMask = 1023
 
 /**
  * @internal Puts messages that already reached the link back on it, ahead of those on the
@@ -126,7 +171,40 @@ export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => {
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
   if (batch.armed !== undefined) sim.clock.clearTimeout(batch.armed)
   batch.armedAt = at
-  batch.armed = sim.clock.setTimeout(flush, at - sim.clock.now, sim, batch)
+  batch.armed = sim.clock.setTimeout(batch.flush, at - sim.clock.now)
+}
+
+/**
+ * How many emptied lists of a batch are kept for later ms: reused with their arrays as long
+ * as they grew, they allocate nothing (for V8: emptying an array gives its store back).
+ */
+const spareLists = 64
+
+/**
+ * @internal The batched wire of a simulation on `clock`: its wheel starts at the clock's
+ * now; its callbacks, made once, close over `sim`, which `build` makes with it.
+ */
+export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
+  const batch: Batch<M> = {
+    wheel: TW.create<TokenList<M>>({ alarmPrecision: 1, start: clock.now }),
+    near: new Array<TokenList<M> | undefined>(nearMask + 1).fill(undefined),
+    far: new Map(),
+    armed: undefined,
+    armedAt: Infinity,
+    flushing: false,
+    due: [],
+    dueSize: 0,
+    spare: [],
+    take: (alarm) => {
+      const list = TW.alarmValue(batch.wheel, alarm)
+      batch.due[batch.dueSize++] = list
+      const slot = list.key & nearMask
+      if (batch.near[slot] === list) batch.near[slot] = undefined
+      else batch.far.delete(list.key)
+    },
+    flush: () => flush(sim(), batch),
+  }
+  return batch
 }
 
 /**
@@ -140,34 +218,35 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  // The wheel fires its alarms in the order of their ms: so are the lists taken.
-  const due: Array<Array<Token<M>>> = []
-  const take = (alarm: TW.Alarm<number>): void => {
-    const key = TW.alarmValue(batch.wheel, alarm)
-    due.push(batch.buckets.get(key)!)
-    batch.buckets.delete(key)
-  }
+  // The wheel fires its alarms in the order of their ms: so are the lists taken (by
+  // `take`, into `due`). A token for now put meanwhile starts a list of its own, taken
+  // next round: the lists taken no longer grow.
+  const due = batch.due
+  const spare = batch.spare
   let failed = false
   let error: unknown
   for (;;) {
-    TW.advanceClock(batch.wheel, now, take)
-    TW.firePastAlarms(batch.wheel, take)
-    if (due.length === 0) break
-    for (const tokens of due) {
-      for (const t of tokens) {
+    TW.advanceClock(batch.wheel, now, batch.take)
+    TW.firePastAlarms(batch.wheel, batch.take)
+    if (batch.dueSize === 0) break
+    for (let i = 0; i < batch.dueSize; i++) {
+      const list = due[i]!
+      const tokens = list.tokens
+      for (let j = 0; j < list.size; j++) {
         try {
-          land(sim, t)
+          land(sim, tokens[j]!)
         } catch (e) {
           if (!error) error = e
           failed = true
         }
       }
+      list.size = 0
+      if (spare.length < spareLists) spare.push(list)
     }
-    due.length = 0
+    batch.dueSize = 0
   }
   batch.flushing = false
-  const k = TW.minAlarmIntervalNum(batch.wheel)
-  if (O.isSome(k)) arm(sim, batch, TW.intervalNumStart(batch.wheel, k.value))
+  if (!TW.isEmpty(batch.wheel)) arm(sim, batch, TW.intervalNumStart(batch.wheel, TW.minAlarmIntervalNumExn(batch.wheel)))
   if (failed) throw error
 }
 
@@ -181,7 +260,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
 export const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   sim.wire--
   if (isLink(t)) return arrive(sim, takeOldest(t), t)
-  const link = linkOf(sim, t.from, t.to)
+  const link = t.link
   if (t.inOrder && link.head !== link.queue.length) {
     const h = link.queue[link.head]!
     if (link.front > 0 || before(h, t)) {
@@ -195,8 +274,8 @@ export const land = <M>(sim: Simulation<M>, t: Token<M>): void => {
   arrive(sim, t, link)
 }
 
-/** Whether in-order message `a` was sent before `b` (ids increase; a duplicate follows its original). */
-const before = <M>(a: Message<M>, b: Message<M>): boolean => a.id < b.id || (a.id === b.id && !a.duplicate && b.duplicate)
+/** Whether in-order message `a` was sent before `b`. */
+const before = <M>(a: Message<M>, b: Message<M>): boolean => a.seq < b.seq
 
 /** Takes the oldest message waiting on the link. */
 const takeOldest = <M>(link: Link<M>): Message<M> => {
@@ -224,28 +303,30 @@ const waitInOrder = <M>(link: Link<M>, m: Message<M>): void => {
 
 /** A message reaches the far end of its link: the checks a real network would make on arrival. */
 const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
-  if (link.partitioned) return record(sim, m, 'dropped', 'partition')
-  if (m.from.incarnation !== m.fromIncarnation || m.to.incarnation !== m.toIncarnation || !m.to.up) {
-    return record(sim, m, 'dropped', 'crash')
+  if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
+  if (m.epoch !== link.epoch || !link.to.up) {
+    return settle(sim, m, 'dropped', 'crash')
   }
   if (link.held) {
     link.heldQueue.push(m)
     return
   }
-  const h = m.to
+  const h = link.to
   if (h.paused) {
     h.stalled.push(m)
     return
   }
   const receive = h.receive
-  if (receive === undefined) return record(sim, m, 'dropped', 'no handler')
-  record(sim, m, 'delivered')
+  if (receive === undefined) return settle(sim, m, 'dropped', 'no handler')
+  const from = link.from.name
+  const message = m.message
+  settle(sim, m, 'delivered')
   let result: unknown
   if (sim.onError === 'fail') {
-    result = sim.enter === direct ? receive(m.from.name, m.message) : sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+    result = sim.enter === direct ? receive(from, message) : sim.enter(h.context as Host<unknown>, () => receive(from, message))
   } else {
     try {
-      result = sim.enter(h.context as Host<unknown>, () => receive(m.from.name, m.message))
+      result = sim.enter(h.context as Host<unknown>, () => receive(from, message))
     } catch (e) {
       return sim.hostError(h, e)
     }
@@ -260,7 +341,7 @@ const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
   link.min === link.max ? link.min : Random.int(sim.random, link.min, link.max)
 
 const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>, now: number): void => {
-  if (link.loss > 0 && Random.chance(sim.random, link.loss)) return record(sim, m, 'dropped', 'loss')
+  if (link.loss > 0 && Random.chance(sim.random, link.loss)) return settle(sim, m, 'dropped', 'loss')
   let at = now + latency(sim as Simulation<unknown>, link)
   if (link.reorder > 0 && Random.chance(sim.random, link.reorder)) return token(sim, m, at + latency(sim as Simulation<unknown>, link), now)
   at = link.fifoAt = Math.max(at, link.fifoAt)
@@ -289,24 +370,53 @@ export const send = <M>(host: Host<M>, to: string, message: M): void => {
   const ctx = contextOf<M>(host)
   const { sim, state: from } = ctx
   const target = hostOf(sim, to)
-  // The clock's \`now\` is a getter: read once a send.
-  const now = sim.clock.now
-  const m: Message<M> = {
-    id: ++sim.sent,
-    from,
-    to: target,
-    fromIncarnation: from.incarnation,
-    toIncarnation: target.incarnation,
-    message,
-    sentAt: now,
-    duplicate: false,
-    inOrder: false,
-  }
-  if (!live(ctx)) return record(sim, m, 'dropped', 'stale')
+  // The clock's \`now\` is a getter: read once a send, from the clock's state when the arrivals hold it.
+  const arrivals = sim.arrivals
+  const now = arrivals !== undefined ? nowOn(arrivals) : sim.clock.now
+  const id = ++sim.sent
   const link = linkOf(sim, from, target)
-  if (link.partitioned) return record(sim, m, 'dropped', 'partition')
+  const m = copy(sim, 2 * id, link, message, now)
+  if (!live(ctx)) return settle(sim, m, 'dropped', 'stale')
+  if (link.partitioned) return settle(sim, m, 'dropped', 'partition')
   transmit(sim, link, m, now)
-  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, { ...m, duplicate: true, inOrder: false }, now)
+  // From the send's own values: `m` may be settled and reused by now.
+  if (link.duplicate > 0 && Random.chance(sim.random, link.duplicate)) transmit(sim, link, copy(sim, 2 * id + 1, link, message, now), now)
+}
+
+/**
+ * A copy of a message on the network, in a record settled earlier if one is spare.
+ * Reusing records is for V8: a send then allocates nothing, the records stay few and warm
+ * in the cache instead of a stream of young objects that the scavenger copies while they
+ * are in flight.
+ */
+const copy = <M>(sim: Simulation<M>, seq: number, link: Link<M>, message: M, now: number): Message<M> => {
+  const m = sim.spare.pop()
+  if (m === undefined) {
+    // Fields in the order arrival reads them, so that they share the record's first cache line.
+    return { link, inOrder: false, epoch: link.epoch, message, seq, sentAt: now }
+  }
+  m.link = link
+  m.seq = seq
+  m.epoch = link.epoch
+  m.message = message
+  m.sentAt = now
+  m.inOrder = false
+  return m
+}
+
+/** How many settled records are kept for reuse: a send after a delivery takes the one just freed, so a few suffice. */
+const spareRecords = 1024
+
+/**
+ * @internal A copy is delivered or dropped: logged, and its record, referenced nowhere
+ * else from now on, kept for a later send (its payload let go).
+ */
+export const settle = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered' | 'dropped', reason?: DropReason): void => {
+  record(sim, m, outcome, reason)
+  if (sim.spare.length < spareRecords) {
+    m.message = undefined as M
+    sim.spare.push(m)
+  }
 }
 
 /**

@@ -12,11 +12,10 @@
  */
 import { show } from '../errors.js'
 import { createClock } from '../fake-timers/index.js'
-import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 import * as O from '#fp-ts/Option.js'
 import { checkDelay, checkDelayLong, fail, fn, isNumber, linkParams, maxOffset, options, probability } from './checks.js'
-import { inFlight, land } from './network.js'
+import { batchOf, inFlight, land } from './network.js'
 import { arrivalsOn } from './arrivals.js'
 import { hostError } from './hosts.js'
 import { type Host, type Simulation, type SimulationClock, type SimulationOptions, type BuggifyOptions, direct, simOf } from './state.js'
@@ -39,11 +38,9 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
     wire: 0,
     land: (t) => land(sim, t),
     arrivals: opts.batch === true ? undefined : arrivalsOn<M>(clock, (t) => land(sim, t)),
-    batch:
-      opts.batch === true
-        ? { wheel: TW.create<number>({ alarmPrecision: 1, start: clock.now }), buckets: new Map(), armed: undefined, armedAt: Infinity, flushing: false }
-        : undefined,
+    batch: opts.batch === true ? batchOf<M>(() => sim, clock) : undefined,
     sent: 0,
+    spare: [],
     log: opts.log === false ? undefined : [],
     buggify:
       buggify === undefined

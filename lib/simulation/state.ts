@@ -204,8 +204,13 @@ export interface LinkParams {
 
 /** @internal */
 export interface Link<M> extends LinkParams {
+  /** Its ends: `from.links[to.index]` is this link. */
+  readonly from: HostState<M>
+  readonly to: HostState<M>
   partitioned: boolean
   held: boolean
+  /** Moved on at every crash of either end (hosts.ts), so that a message knows on arrival whether one came since its send. */
+  epoch: number
   heldQueue: Array<Message<M>>
   /** When the last in-order message sent on the link arrives. */
   fifoAt: number
@@ -219,29 +224,53 @@ export interface Link<M> extends LinkParams {
 /** @internal What a clock timer (or with `batch` an alarm) on the wire delivers: a link's oldest in-order message, or one reordered message. */
 export type Token<M> = Link<M> | Message<M>
 
-/** @internal */
+/** @internal A copy of a message on the network; a record the network reuses once its copy is delivered or dropped (network.ts). */
 export interface Message<M> {
-  readonly id: number
-  readonly from: HostState<M>
-  readonly to: HostState<M>
-  readonly fromIncarnation: number
-  readonly toIncarnation: number
-  readonly message: M
-  readonly sentAt: number
-  readonly duplicate: boolean
+  /** The link it is sent on (its ends are the link's), kept so that an arrival need not look it up. */
+  link: Link<M>
+  /**
+   * Twice the send's number, plus 1 for the copy the link's duplication made: in-order
+   * messages of a link are sent in its order (a duplicate follows its original).
+   */
+  seq: number
+  /** Its link's `epoch` when sent: it is dropped on arrival if either end crashed since. */
+  epoch: number
+  message: M
+  sentAt: number
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
   inOrder: boolean
 }
 
+/** @internal The tokens of one ms, `tokens[0]` to `tokens[size - 1]`: a list reused keeps its array as long as it grew, slots past `size` stale. */
+export interface TokenList<M> {
+  /** The ms they arrive. */
+  key: number
+  readonly tokens: Array<Token<M>>
+  size: number
+}
+
 /** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  /** An alarm at each ms that has tokens arriving, its value the ms. */
-  readonly wheel: TW.TimingWheel<number>
-  /** The tokens arriving in each ms, in the order put on the wire. */
-  readonly buckets: Map<number, Array<Token<M>>>
+  /** An alarm at each ms that has tokens arriving, its value the ms's list. */
+  readonly wheel: TW.TimingWheel<TokenList<M>>
+  /**
+   * The tokens arriving in each ms, in the order put on the wire: a list less than
+   * `near.length` ms ahead of the wheel's now when made is `near[ms % near.length]`, any other in `far`.
+   */
+  readonly near: Array<TokenList<M> | undefined>
+  readonly far: Map<number, TokenList<M>>
   armed: unknown
   armedAt: number
   flushing: boolean
+  /** The lists a flush took, in order, to `dueSize` (reused: flushes do not nest; slots past it are stale). */
+  readonly due: Array<TokenList<M>>
+  dueSize: number
+  /** Emptied lists, for later ms. */
+  readonly spare: Array<TokenList<M>>
+  /** Moves a fired alarm's list from `buckets` to `due`. */
+  readonly take: (alarm: TW.Alarm<TokenList<M>>) => void
+  /** The clock timer's callback: delivers what is due. */
+  readonly flush: () => void
 }
 
 /** Runs host code: in the host's async context once installed (see `install.ts`). */
@@ -296,6 +325,8 @@ export interface Simulation<M = unknown> {
   readonly batch: Batch<M> | undefined
   /** @internal */
   sent: number
+  /** @internal The records of messages delivered or dropped, for the next sends to reuse (network.ts). */
+  readonly spare: Array<Message<M>>
   /** @internal */
   readonly log: Array<LogEntry<M>> | undefined
   /** @internal */
