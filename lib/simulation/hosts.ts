@@ -9,7 +9,8 @@
  *   time in `ms / (1 + d)` true ms: its timers are set for that (rounded up, so never early
  *   by the host's clock). Its monotonic clock is `monoBase + (clock.now - anchor) * rate`:
  *   the same drift, none of the offset, re-anchored with the wall clock.
- * - A host's `incarnation` grows at every crash. Its context (`Host`) belongs to one
+ * - A host's `incarnation` grows at every crash, and the `epoch` of each of its links,
+ *   both ways, moves on (what was in flight is then dropped on arrival: network.ts). Its context (`Host`) belongs to one
  *   incarnation; calls through a stale context do nothing (a send is logged as `'stale'`),
  *   so a crashed host's leftover callbacks cannot act.
  * - `timers` maps a host timer's id to its clock timer, so that a crash clears them all.

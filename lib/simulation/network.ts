@@ -49,10 +49,11 @@
  *   dropped (`settle`); then nothing references it and `spare` keeps it for a later send.
  *
  * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
- * `batch` the alarms of its wheel), one for each message in a link's `queue` (from `head`),
+ * `batch` the lists of its wheel's alarms), one for each message in a link's `queue` (from `head`),
  * each in-order message that is its own token and each reordered message in flight; after
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
- * end; a held link's messages are in its `heldQueue`, in arrival order.
+ * end; a held link's messages are in its `heldQueue`, in arrival order; a record in
+ * `spare` is on no list, queue or wire.
  */
 import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'

@@ -15,7 +15,7 @@
  * - `enter` runs host code: directly, or in the host's async context once installed.
  *
  * Invariants: `order[i].index === i`; `hosts` and `order` hold the same hosts; a host's
- * `context.incarnation === incarnation`.
+ * `context.incarnation === incarnation`; a link is `from.links[to.index]` of its `from`.
  */
 import type * as TW from '../timing-wheel/timing-wheel.js'
 import { show } from '../errors.js'
