@@ -28,12 +28,13 @@
  *   order (by `seq`: sends in order, a duplicate after its original). So every token still delivers
  *   the link's oldest message.
  * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
- *   there, each list the value of an alarm of a timing wheel of their own (1 ms precision:
- *   an alarm's interval is its ms, and the wheel fires them in the order of their ms), found
- *   by its ms in `near` (made less than 1024 ms ahead of the wheel) or `far`; one clock
- *   timer, armed at the earliest, delivers every message due, those sent with no latency
- *   meanwhile included (a list taken, a token for the same ms starts another). Emptied
- *   lists are kept for later ms.
+ *   there: a list due less than 1024 ms after `base` (the last flush's ms) is in `near`,
+ *   at its ms modulo 1024, a later one in `far` until the window reaches it. So a flush
+ *   finds what is due by walking `near` from `base` to now, and the next list by walking
+ *   on (at 10k messages in flight, a ms holds 10 to 20: a timing wheel with an alarm a
+ *   list made batch mode about 1.2x slower). One clock timer, armed at the earliest,
+ *   delivers every message due, those sent with no latency meanwhile included (a list
+ *   taken, a token for the same ms starts another). Emptied lists are kept for later ms.
  * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
  *   changed: a crash of either end moves on the epochs of the host's links both ways (a
  *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
@@ -49,13 +50,14 @@
  *   dropped (`settle`); then nothing references it and `spare` keeps it for a later send.
  *
  * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
- * `batch` the lists of its wheel's alarms), one for each message in a link's `queue` (from `head`),
+ * `batch` its lists'), one for each message in a link's `queue` (from `head`),
  * each in-order message that is its own token and each reordered message in flight; after
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order; a record in
- * `spare` is on no list, queue or wire.
+ * `spare` is on no list, queue or wire. With `batch`: `lists` counts the lists in `near`
+ * and `far`, every one due at `base` or later; those due less than 1024 ms after `base`
+ * are in `near`, at their ms modulo 1024, the others in `far`.
  */
-import * as TW from '../timing-wheel/timing-wheel.js'
 import * as Random from './random.js'
 import { nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
@@ -128,9 +130,12 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     else sim.clock.setTimeout(sim.land, at - now, t)
     return
   }
-  const wheelNow = TW.now(batch.wheel)
-  const key = Math.max(at, wheelNow)
-  const near = batch.near[key & nearMask]
+  // Nothing pending: the window of `near` moves up to now (its slots are all empty).
+  if (batch.lists === 0 && now > batch.base) batch.base = now
+  const base = batch.base
+  const key = Math.max(at, base)
+  const slot = key & nearMask
+  const near = batch.near[slot]
   const bucket = near !== undefined && near.key === key ? near : batch.far.size === 0 ? undefined : batch.far.get(key)
   if (bucket !== undefined) bucket.tokens[bucket.size++] = t
   else {
@@ -138,16 +143,16 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     list.key = key
     list.tokens[0] = t
     list.size = 1
-    if (key - wheelNow <= nearMask && near === undefined) batch.near[key & nearMask] = list
+    if (key - base <= nearMask && near === undefined) batch.near[slot] = list
     else batch.far.set(key, list)
-    TW.add(batch.wheel, key, list)
+    batch.lists++
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
 
 /**
- * Batched: the lists of the ms less than `nearMask + 1` ahead of the wheel's now are found
- * by their ms modulo that (an array read; no two of them share a slot), the others in a map.
+ * Batched: the lists of the ms less than `nearMask + 1` after `base` are found by their ms
+ * modulo that (an array read; no two of them share a slot), the others in a map.
  */
 const nearMask = 1023
 
@@ -182,12 +187,13 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
 const spareLists = 64
 
 /**
- * @internal The batched wire of a simulation on `clock`: its wheel starts at the clock's
+ * @internal The batched wire of a simulation on `clock`: its window starts at the clock's
  * now; its callbacks, made once, close over `sim`, which `build` makes with it.
  */
 export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
   const batch: Batch<M> = {
-    wheel: TW.create<TokenList<M>>({ alarmPrecision: 1, start: clock.now }),
+    base: clock.now,
+    lists: 0,
     near: new Array<TokenList<M> | undefined>(nearMask + 1).fill(undefined),
     far: new Map(),
     armed: undefined,
@@ -196,16 +202,80 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     due: [],
     dueSize: 0,
     spare: [],
-    take: (alarm) => {
-      const list = TW.alarmValue(batch.wheel, alarm)
-      batch.due[batch.dueSize++] = list
-      const slot = list.key & nearMask
-      if (batch.near[slot] === list) batch.near[slot] = undefined
-      else batch.far.delete(list.key)
-    },
     flush: () => flush(sim(), batch),
   }
   return batch
+}
+
+/**
+ * Batched: moves the lists due by `now` to `due`, in the order of their ms; the window of
+ * `near` moves up to `now`, and the lists of `far` it now covers into it. Linear in the ms
+ * since the last flush, or after a gap longer than the window, in the lists pending.
+ */
+const takeDue = <M>(batch: Batch<M>, now: number): void => {
+  const base = batch.base
+  if (batch.lists === 0 || now < base) {
+    if (now > base) batch.base = now
+    return
+  }
+  const near = batch.near
+  const far = batch.far
+  if (now - base <= nearMask) {
+    for (let ms = base; ms <= now; ms++) {
+      const slot = ms & nearMask
+      const list = near[slot]
+      if (list !== undefined && list.key === ms) {
+        near[slot] = undefined
+        batch.due[batch.dueSize++] = list
+      }
+      // The slot's next ms, `nearMask + 1` later, is in the window from `now` when `ms` is before it.
+      if (far.size !== 0 && ms < now) {
+        const later = far.get(ms + nearMask + 1)
+        if (later !== undefined) {
+          far.delete(later.key)
+          near[slot] = later
+        }
+      }
+    }
+  } else {
+    const due: Array<TokenList<M>> = []
+    for (let slot = 0; slot <= nearMask; slot++) {
+      const list = near[slot]
+      if (list === undefined || list.key > now) continue
+      near[slot] = undefined
+      due.push(list)
+    }
+    for (const [ms, list] of far) {
+      if (ms > now) continue
+      far.delete(ms)
+      due.push(list)
+    }
+    due.sort((a, b) => a.key - b.key)
+    for (const list of due) batch.due[batch.dueSize++] = list
+    for (const [ms, list] of far) {
+      if (ms - now > nearMask) continue
+      far.delete(ms)
+      near[ms & nearMask] = list
+    }
+  }
+  batch.lists -= batch.dueSize
+  batch.base = now
+}
+
+/**
+ * Batched: the ms of the earliest list pending (there is one): the first in the window of
+ * `near`, else the least of `far` (all later). Linear in the ms to it, or in `far`.
+ */
+const nextDue = <M>(batch: Batch<M>): number => {
+  const near = batch.near
+  const end = batch.base + nearMask
+  for (let ms = batch.base; ms <= end; ms++) {
+    const list = near[ms & nearMask]
+    if (list !== undefined && list.key === ms) return ms
+  }
+  let next = Infinity
+  for (const ms of batch.far.keys()) if (ms < next) next = ms
+  return next
 }
 
 /**
@@ -219,16 +289,14 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  // The wheel fires its alarms in the order of their ms: so are the lists taken (by
-  // `take`, into `due`). A token for now put meanwhile starts a list of its own, taken
-  // next round: the lists taken no longer grow.
+  // The lists are taken (into `due`) in the order of their ms. A token for now put
+  // meanwhile starts a list of its own, taken next round: the lists taken no longer grow.
   const due = batch.due
   const spare = batch.spare
   let failed = false
   let error: unknown
   for (;;) {
-    TW.advanceClock(batch.wheel, now, batch.take)
-    TW.firePastAlarms(batch.wheel, batch.take)
+    takeDue(batch, now)
     if (batch.dueSize === 0) break
     for (let i = 0; i < batch.dueSize; i++) {
       const list = due[i]!
@@ -247,7 +315,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     batch.dueSize = 0
   }
   batch.flushing = false
-  if (!TW.isEmpty(batch.wheel)) arm(sim, batch, TW.intervalNumStart(batch.wheel, TW.minAlarmIntervalNumExn(batch.wheel)))
+  if (batch.lists !== 0) arm(sim, batch, nextDue(batch))
   if (failed) throw error
 }
 

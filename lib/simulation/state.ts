@@ -17,7 +17,6 @@
  * Invariants: `order[i].index === i`; `hosts` and `order` hold the same hosts; a host's
  * `context.incarnation === incarnation`; a link is `from.links[to.index]` of its `from`.
  */
-import type * as TW from '../timing-wheel/timing-wheel.js'
 import { show } from '../errors.js'
 import type * as Random from './random.js'
 import { fail } from './checks.js'
@@ -249,13 +248,15 @@ export interface TokenList<M> {
   size: number
 }
 
-/** @internal The batched network: the tokens of each arrival ms in a list, an alarm a list, one clock timer armed at the earliest. */
+/** @internal The batched network: the tokens of each arrival ms in a list, found by its ms, one clock timer armed at the earliest. */
 export interface Batch<M> {
-  /** An alarm at each ms that has tokens arriving, its value the ms's list. */
-  readonly wheel: TW.TimingWheel<TokenList<M>>
+  /** The ms of the last flush (or the clock's now when made or when nothing was pending): every list pending is due at or after it. */
+  base: number
+  /** How many lists are pending, in `near` and `far`. */
+  lists: number
   /**
    * The tokens arriving in each ms, in the order put on the wire: a list less than
-   * `near.length` ms ahead of the wheel's now when made is `near[ms % near.length]`, any other in `far`.
+   * `near.length` ms after `base` is `near[ms % near.length]`, any other in `far`.
    */
   readonly near: Array<TokenList<M> | undefined>
   readonly far: Map<number, TokenList<M>>
@@ -267,8 +268,6 @@ export interface Batch<M> {
   dueSize: number
   /** Emptied lists, for later ms. */
   readonly spare: Array<TokenList<M>>
-  /** Moves a fired alarm's list from `buckets` to `due`. */
-  readonly take: (alarm: TW.Alarm<TokenList<M>>) => void
   /** The clock timer's callback: delivers what is due. */
   readonly flush: () => void
 }
@@ -315,7 +314,7 @@ export interface Simulation<M = unknown> {
   readonly order: Array<HostState<M>>
   /** @internal */
   readonly defaults: LinkParams
-  /** @internal Messages on the wire (each a clock timer, or in `batch`'s wheel). */
+  /** @internal Messages on the wire (each a clock timer, or in `batch`'s lists). */
   wire: number
   /** @internal The callback of the tokens' clock timers: delivers what a token stands for. */
   readonly land: (t: Token<M>) => void
