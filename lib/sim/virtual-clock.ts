@@ -396,8 +396,15 @@ const removeTimer = (c: State, timer: Timer): void => {
 }
 
 /** Node's `refresh`: due its first delay from now, armed anew; revives a fired or cleared timer. */
-const refresh = (c: State, timer: Timer): void => {
-  const due = c.elapsed + Coerce.dueOffset(timer.delay, c.duringTick)
+const refresh = (c: State, timer: Timer): void => rearmAfter(c, timer, timer.delay)
+
+/**
+ * `refresh` with another delay (coerced): the timer armed anew as a `setTimeout` of
+ * `delay` would be, with the same callback, in the same object. For a timer of the
+ * package's own that fires again and again (the simulation's batch), no timer made a firing.
+ */
+const rearmAfter = (c: State, timer: Timer, delay: number | undefined): void => {
+  const due = c.elapsed + Coerce.dueOffset(delay, c.duringTick)
   if (!Schedule.fits(c.schedule, due)) tooLate(c, due)
   if (isPending(c, timer)) Schedule.remove(c.schedule, timer)
   timer.due = due
@@ -845,6 +852,7 @@ const reorderFirst = (c: State, timer: Timer, order: number): boolean => Schedul
 
 export const internals = {
   stateOf: stateOfClock,
+  rearmAfter,
   rearmOrdered,
   reorderFirst,
   removeTimer,

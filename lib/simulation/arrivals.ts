@@ -84,8 +84,8 @@ export interface Arrivals<M> {
  */
 export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => void): Arrivals<M> | undefined => {
   const f = stateOf<FakeTimersState>(clock)
-  const core = f?.core
-  if (core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined) return undefined
+  const core = coreOf(clock)
+  if (f === undefined || core === undefined) return undefined
   const idle = f.idle
   const schedule = core.schedule
   const buckets = new Map<number, Bucket<M>>()
@@ -130,6 +130,16 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
     }
   }
   return { core, buckets, near, spare, pump }
+}
+
+/**
+ * @internal The state of `clock` when it is a `timing-wheel/fake-timers` clock without
+ * hooks, whose timers the simulation may arm through its internals; otherwise undefined.
+ */
+export const coreOf = (clock: SimulationClock): VirtualClock.State | undefined => {
+  const f = stateOf<FakeTimersState>(clock)
+  const core = f?.core
+  return core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined ? undefined : core
 }
 
 /** `near` has `nearMask + 1` slots. */

@@ -59,7 +59,10 @@
  * are in `near`, at their ms modulo 1024, the others in `far`.
  */
 import * as Random from './random.js'
-import { nowOn, put } from './arrivals.js'
+import * as Coerce from '../sim/coercion.js'
+import * as VirtualClock from '../sim/virtual-clock.js'
+import { oneArg } from '../sim/timer.js'
+import { coreOf, nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { type DropReason, fault, linkFault, record } from './log.js'
@@ -113,6 +116,8 @@ const newLink = <M>(sim: Simulation<M>, from: HostState<M>, to: HostState<M>): L
   from.links[to.index] = link
   return link
 }
+
+const I = VirtualClock.internals
 
 const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
@@ -173,10 +178,21 @@ export const redeliver = <M>(sim: Simulation<M>, link: Link<M>): void => {
   token(sim, link, now, now)
 }
 
-/** Batched: the one clock timer, at the earliest arrival. */
+/**
+ * Batched: the one clock timer, at the earliest arrival. On the package's own clock it is
+ * one timer for the simulation's life, re-armed in place as a `setTimeout` would arm a new
+ * one (same due time and order): a flush a ms then makes no timer.
+ */
 const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
-  if (batch.armed !== undefined) sim.clock.clearTimeout(batch.armed)
   batch.armedAt = at
+  const core = batch.core
+  if (core !== undefined) {
+    const delay = Coerce.coerceDelay(at - I.nowOf(core))
+    if (batch.timer === undefined) batch.timer = I.addTimer(core, 'Timeout', batch.flush, oneArg, undefined, delay, undefined)
+    else I.rearmAfter(core, batch.timer, delay)
+    return
+  }
+  if (batch.armed !== undefined) sim.clock.clearTimeout(batch.armed)
   batch.armed = sim.clock.setTimeout(batch.flush, at - sim.clock.now)
 }
 
@@ -194,6 +210,8 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
   const batch: Batch<M> = {
     base: clock.now,
     lists: 0,
+    core: coreOf(clock),
+    timer: undefined,
     near: new Array<TokenList<M> | undefined>(nearMask + 1).fill(undefined),
     far: new Map(),
     armed: undefined,

@@ -17,6 +17,8 @@
  * Invariants: `order[i].index === i`; `hosts` and `order` hold the same hosts; a host's
  * `context.incarnation === incarnation`; a link is `from.links[to.index]` of its `from`.
  */
+import type * as VirtualClock from '../sim/virtual-clock.js'
+import type { Timer } from '../sim/timer.js'
 import { show } from '../errors.js'
 import type * as Random from './random.js'
 import { fail } from './checks.js'
@@ -260,6 +262,11 @@ export interface Batch<M> {
    */
   readonly near: Array<TokenList<M> | undefined>
   readonly far: Map<number, TokenList<M>>
+  /** On the package's own clock (hookless): its state, through which `timer` is armed. */
+  readonly core: VirtualClock.State | undefined
+  /** With `core`: the one clock timer, made at the first arming and re-armed in place. */
+  timer: Timer | undefined
+  /** On any other clock: the pending clock timer, if any. */
   armed: unknown
   armedAt: number
   flushing: boolean
