@@ -78,7 +78,6 @@ import {
   type Simulation,
   type SimulationClock,
   type Token,
-  type TokenList,
   contextOf,
   direct,
   hostOf,
@@ -139,18 +138,26 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
   if (batch.lists === 0 && now > batch.base) batch.base = now
   const base = batch.base
   const key = Math.max(at, base)
+  // A link's token is a record of its own, which stands for it in the chain (it may be
+  // in several); a message is its own token.
+  const e = isLink(t) ? copy(sim, -1, t, undefined as M, now) : t
   const slot = key & nearMask
-  const near = batch.near[slot]
-  const bucket = near !== undefined && near.key === key ? near : batch.far.size === 0 ? undefined : batch.far.get(key)
-  if (bucket !== undefined) bucket.tokens[bucket.size++] = t
-  else {
-    const list = batch.spare.pop() ?? { key, tokens: [], size: 0 }
-    list.key = key
-    list.tokens[0] = t
-    list.size = 1
-    if (key - base <= nearMask && near === undefined) batch.near[slot] = list
-    else batch.far.set(key, list)
+  const nearKey = batch.nearKey
+  if (nearKey[slot] === key) {
+    // Put first in its ms's chain, whose records are not read: no cold record or list touched.
+    e.next = batch.nearHead[slot]
+    batch.nearHead[slot] = e
+  } else if (key - base <= nearMask) {
+    // Its slot is free: the ms of the window are distinct modulo its size.
+    nearKey[slot] = key
+    e.next = undefined
+    batch.nearHead[slot] = e
     batch.lists++
+  } else {
+    const head = batch.far.get(key)
+    if (head === undefined) batch.lists++
+    e.next = head
+    batch.far.set(key, e)
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
@@ -197,12 +204,6 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
 }
 
 /**
- * How many emptied lists of a batch are kept for later ms: reused with their arrays as long
- * as they grew, they allocate nothing (for V8: emptying an array gives its store back).
- */
-const spareLists = 64
-
-/**
  * @internal The batched wire of a simulation on `clock`: its window starts at the clock's
  * now; its callbacks, made once, close over `sim`, which `build` makes with it.
  */
@@ -212,14 +213,14 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     lists: 0,
     core: coreOf(clock),
     timer: undefined,
-    near: new Array<TokenList<M> | undefined>(nearMask + 1).fill(undefined),
+    nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
+    nearHead: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
     far: new Map(),
     armed: undefined,
     armedAt: Infinity,
     flushing: false,
     due: [],
     dueSize: 0,
-    spare: [],
     flush: () => flush(sim(), batch),
   }
   return batch
@@ -236,44 +237,48 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
     if (now > base) batch.base = now
     return
   }
-  const near = batch.near
+  const nearKey = batch.nearKey
+  const nearHead = batch.nearHead
   const far = batch.far
   if (now - base <= nearMask) {
     for (let ms = base; ms <= now; ms++) {
       const slot = ms & nearMask
-      const list = near[slot]
-      if (list !== undefined && list.key === ms) {
-        near[slot] = undefined
-        batch.due[batch.dueSize++] = list
+      if (nearKey[slot] === ms) {
+        batch.due[batch.dueSize++] = nearHead[slot]
+        nearHead[slot] = undefined
+        nearKey[slot] = Number.NaN
       }
       // The slot's next ms, `nearMask + 1` later, is in the window from `now` when `ms` is before it.
       if (far.size !== 0 && ms < now) {
         const later = far.get(ms + nearMask + 1)
         if (later !== undefined) {
-          far.delete(later.key)
-          near[slot] = later
+          far.delete(ms + nearMask + 1)
+          nearKey[slot] = ms + nearMask + 1
+          nearHead[slot] = later
         }
       }
     }
   } else {
-    const due: Array<TokenList<M>> = []
+    const due: Array<{ readonly ms: number; readonly head: Message<M> | undefined }> = []
     for (let slot = 0; slot <= nearMask; slot++) {
-      const list = near[slot]
-      if (list === undefined || list.key > now) continue
-      near[slot] = undefined
-      due.push(list)
+      const ms = nearKey[slot]!
+      if (!(ms <= now)) continue
+      due.push({ ms, head: nearHead[slot] })
+      nearHead[slot] = undefined
+      nearKey[slot] = Number.NaN
     }
-    for (const [ms, list] of far) {
+    for (const [ms, head] of far) {
       if (ms > now) continue
       far.delete(ms)
-      due.push(list)
+      due.push({ ms, head })
     }
-    due.sort((a, b) => a.key - b.key)
-    for (const list of due) batch.due[batch.dueSize++] = list
-    for (const [ms, list] of far) {
+    due.sort((a, b) => a.ms - b.ms)
+    for (const d of due) batch.due[batch.dueSize++] = d.head
+    for (const [ms, head] of far) {
       if (ms - now > nearMask) continue
       far.delete(ms)
-      near[ms & nearMask] = list
+      nearKey[ms & nearMask] = ms
+      nearHead[ms & nearMask] = head
     }
   }
   batch.lists -= batch.dueSize
@@ -285,12 +290,9 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
  * `near`, else the least of `far` (all later). Linear in the ms to it, or in `far`.
  */
 const nextDue = <M>(batch: Batch<M>): number => {
-  const near = batch.near
+  const nearKey = batch.nearKey
   const end = batch.base + nearMask
-  for (let ms = batch.base; ms <= end; ms++) {
-    const list = near[ms & nearMask]
-    if (list !== undefined && list.key === ms) return ms
-  }
+  for (let ms = batch.base; ms <= end; ms++) if (nearKey[ms & nearMask] === ms) return ms
   let next = Infinity
   for (const ms of batch.far.keys()) if (ms < next) next = ms
   return next
@@ -310,31 +312,50 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   // The lists are taken (into `due`) in the order of their ms. A token for now put
   // meanwhile starts a list of its own, taken next round: the lists taken no longer grow.
   const due = batch.due
-  const spare = batch.spare
   let failed = false
   let error: unknown
   for (;;) {
     takeDue(batch, now)
     if (batch.dueSize === 0) break
     for (let i = 0; i < batch.dueSize; i++) {
-      const list = due[i]!
-      const tokens = list.tokens
-      for (let j = 0; j < list.size; j++) {
+      // A chain runs from the last token put to the first: turned around, then delivered.
+      let e = due[i]
+      due[i] = undefined
+      let first: Message<M> | undefined
+      while (e !== undefined) {
+        const next = e.next
+        e.next = first
+        first = e
+        e = next
+      }
+      for (e = first; e !== undefined; ) {
+        // Read before it lands: delivered, a record may be reused by a send at once.
+        const next = e.next
+        e.next = undefined
         try {
-          land(sim, tokens[j]!)
-        } catch (e) {
-          if (!error) error = e
+          if (e.seq >= 0) land(sim, e)
+          else {
+            const link = e.link
+            unwrap(sim, e)
+            land(sim, link)
+          }
+        } catch (err) {
+          if (!error) error = err
           failed = true
         }
+        e = next
       }
-      list.size = 0
-      if (spare.length < spareLists) spare.push(list)
     }
     batch.dueSize = 0
   }
   batch.flushing = false
   if (batch.lists !== 0) arm(sim, batch, nextDue(batch))
   if (failed) throw error
+}
+
+/** Batched: the record that stood for a link's token is free for a later send. */
+const unwrap = <M>(sim: Simulation<M>, e: Message<M>): void => {
+  if (sim.spare.length < spareRecords) sim.spare.push(e)
 }
 
 /**
@@ -480,7 +501,7 @@ const copy = <M>(sim: Simulation<M>, seq: number, link: Link<M>, message: M, now
   const m = sim.spare.pop()
   if (m === undefined) {
     // Fields in the order arrival reads them, so that they share the record's first cache line.
-    return { link, inOrder: false, epoch: link.epoch, message, seq, sentAt: now }
+    return { link, inOrder: false, epoch: link.epoch, message, seq, sentAt: now, next: undefined }
   }
   m.link = link
   m.seq = seq

@@ -240,28 +240,31 @@ export interface Message<M> {
   sentAt: number
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
   inOrder: boolean
+  /**
+   * With `batch`: the token put before it for the same ms (see `Batch`). A record with a
+   * negative `seq` stands for a link's token there, its `link`, and is no message.
+   */
+  next: Message<M> | undefined
 }
 
-/** @internal The tokens of one ms, `tokens[0]` to `tokens[size - 1]`: a list reused keeps its array as long as it grew, slots past `size` stale. */
-export interface TokenList<M> {
-  /** The ms they arrive. */
-  key: number
-  readonly tokens: Array<Token<M>>
-  size: number
-}
-
-/** @internal The batched network: the tokens of each arrival ms in a list, found by its ms, one clock timer armed at the earliest. */
+/**
+ * @internal The batched network: the tokens of each arrival ms in a chain through their
+ * records' `next`, found by its ms, one clock timer armed at the earliest.
+ */
 export interface Batch<M> {
-  /** The ms of the last flush (or the clock's now when made or when nothing was pending): every list pending is due at or after it. */
+  /** The ms of the last flush (or the clock's now when made or when nothing was pending): every chain pending is due at or after it. */
   base: number
-  /** How many lists are pending, in `near` and `far`. */
+  /** How many chains are pending, in `near` and `far`. */
   lists: number
   /**
-   * The tokens arriving in each ms, in the order put on the wire: a list less than
-   * `near.length` ms after `base` is `near[ms % near.length]`, any other in `far`.
+   * The chains of the ms less than `nearKey.length` after `base`: the ms at slot
+   * `ms % nearKey.length` of `nearKey` (NaN for none) and its chain's first record at the
+   * same slot of `nearHead`. A chain runs from the token put last to the first.
    */
-  readonly near: Array<TokenList<M> | undefined>
-  readonly far: Map<number, TokenList<M>>
+  readonly nearKey: Float64Array
+  readonly nearHead: Array<Message<M> | undefined>
+  /** The chains of later ms, by ms. */
+  readonly far: Map<number, Message<M>>
   /** On the package's own clock (hookless): its state, through which `timer` is armed. */
   readonly core: VirtualClock.State | undefined
   /** With `core`: the one clock timer, made at the first arming and re-armed in place. */
@@ -270,11 +273,9 @@ export interface Batch<M> {
   armed: unknown
   armedAt: number
   flushing: boolean
-  /** The lists a flush took, in order, to `dueSize` (reused: flushes do not nest; slots past it are stale). */
-  readonly due: Array<TokenList<M>>
+  /** The chains a flush took, in the order of their ms, to `dueSize` (reused: flushes do not nest; slots past it are stale). */
+  readonly due: Array<Message<M> | undefined>
   dueSize: number
-  /** Emptied lists, for later ms. */
-  readonly spare: Array<TokenList<M>>
   /** The clock timer's callback: delivers what is due. */
   readonly flush: () => void
 }
