@@ -19,7 +19,7 @@
  *   message drawn to be reordered is its own token. A released or resumed message goes
  *   back at the head of its link's queue (counted by `front`), with a token for now.
  * - An in-order message sent while nothing waits in its link's queue, with a token due
- *   exactly at its arrival (a delay of 1 ms or more) on the arrivals or batch lists (which
+ *   exactly at its arrival (a delay of 1 ms or more) on the arrivals or batch chains (which
  *   fire tokens due together in the order put there), is its own token and skips the
  *   queue (the common case; the queue costs a quarter of a message's time at 10k in flight):
  *   the tokens of the messages sent before it fire first. When it fires and an older
@@ -27,14 +27,19 @@
  *   firing took), the older one arrives in its place and it waits in the queue in send
  *   order (by `seq`: sends in order, a duplicate after its original). So every token still delivers
  *   the link's oldest message.
- * - With `batch`, the tokens on the wire are in lists by arrival ms, in the order put
- *   there: a list due less than 1024 ms after `base` (the last flush's ms) is in `near`,
- *   at its ms modulo 1024, a later one in `far` until the window reaches it. So a flush
- *   finds what is due by walking `near` from `base` to now, and the next list by walking
- *   on (at 10k messages in flight, a ms holds 10 to 20: a timing wheel with an alarm a
- *   list made batch mode about 1.2x slower). One clock timer, armed at the earliest,
- *   delivers every message due, those sent with no latency meanwhile included (a list
- *   taken, a token for the same ms starts another). Emptied lists are kept for later ms.
+ * - With `batch`, the tokens on the wire are chained by arrival ms through their records'
+ *   `next`, the last put first (a flush turns a chain around): a send then writes only its
+ *   own record and two arrays that stay in cache, where a list of tokens a ms was a cold
+ *   object and array to write at each send. A link's token is a spare record standing for
+ *   it (negative `seq`), as a link may be the token of several ms. The chain of a ms less
+ *   than 1024 ms after `base` (the last flush's ms) is at its ms modulo 1024 in `nearKey`
+ *   (the ms) and `nearHead` (its first record), a later one in `far` until the window
+ *   reaches it. So a flush finds what is due by walking the window from `base` to now,
+ *   and the next chain by walking on (at 10k messages in flight a ms holds 10 to 20: a
+ *   timing wheel with an alarm a ms made batch mode about 1.2x slower). One clock timer,
+ *   armed at the earliest (on the package's own clock one timer re-armed in place),
+ *   delivers every message due, those sent with no latency meanwhile included (a chain
+ *   taken, a token for the same ms starts another).
  * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
  *   changed: a crash of either end moves on the epochs of the host's links both ways (a
  *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
@@ -50,13 +55,14 @@
  *   dropped (`settle`); then nothing references it and `spare` keeps it for a later send.
  *
  * Invariants: `wire` counts the tokens not yet fired (arrivals, clock timers, or with
- * `batch` its lists'), one for each message in a link's `queue` (from `head`),
+ * `batch` its chains'), one for each message in a link's `queue` (from `head`),
  * each in-order message that is its own token and each reordered message in flight; after
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order; a record in
- * `spare` is on no list, queue or wire. With `batch`: `lists` counts the lists in `near`
- * and `far`, every one due at `base` or later; those due less than 1024 ms after `base`
- * are in `near`, at their ms modulo 1024, the others in `far`.
+ * `spare` is on no chain, queue or wire. With `batch`: `lists` counts the chains in the
+ * window and `far`, every one due at `base` or later; those due less than 1024 ms after
+ * `base` are in the window, at their ms modulo 1024, the others in `far`; a chain's
+ * records are in no other chain.
  */
 import * as Random from './random.js'
 import * as Coerce from '../sim/coercion.js'
@@ -121,7 +127,7 @@ const I = VirtualClock.internals
 const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queue !== undefined
 
 /**
- * Puts a token on the wire for `at`: a clock timer of its own (or with `batch` an alarm).
+ * Puts a token on the wire for `at`: a clock timer of its own (or with `batch` a record in its ms's chain).
  * Each arrival is then a macrotask, as a socket's is (microtasks and `await`s run between
  * two), ordered with the hosts' timers by time and then by when it was set.
  */
@@ -163,8 +169,8 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
 }
 
 /**
- * Batched: the lists of the ms less than `nearMask + 1` after `base` are found by their ms
- * modulo that (an array read; no two of them share a slot), the others in a map.
+ * Batched: the chains of the ms less than `nearMask + 1` after `base` are found by their
+ * ms modulo that (an array read; no two of them share a slot), the others in a map.
  */
 const nearMask = 1023
 
@@ -227,9 +233,9 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
 }
 
 /**
- * Batched: moves the lists due by `now` to `due`, in the order of their ms; the window of
- * `near` moves up to `now`, and the lists of `far` it now covers into it. Linear in the ms
- * since the last flush, or after a gap longer than the window, in the lists pending.
+ * Batched: moves the chains due by `now` to `due`, in the order of their ms; the window
+ * moves up to `now`, and the chains of `far` it now covers into it. Linear in the ms
+ * since the last flush, or after a gap longer than the window, in the chains pending.
  */
 const takeDue = <M>(batch: Batch<M>, now: number): void => {
   const base = batch.base
@@ -286,7 +292,7 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
 }
 
 /**
- * Batched: the ms of the earliest list pending (there is one): the first in the window of
+ * Batched: the ms of the earliest chain pending (there is one): the first in the window of
  * `near`, else the least of `far` (all later). Linear in the ms to it, or in `far`.
  */
 const nextDue = <M>(batch: Batch<M>): number => {
@@ -310,7 +316,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.flushing = true
   const now = sim.clock.now
   // The lists are taken (into `due`) in the order of their ms. A token for now put
-  // meanwhile starts a list of its own, taken next round: the lists taken no longer grow.
+  // meanwhile starts a chain of its own, taken next round: the chains taken no longer grow.
   const due = batch.due
   let failed = false
   let error: unknown
