@@ -292,8 +292,8 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
 }
 
 /**
- * Batched: the ms of the earliest chain pending (there is one): the first in the window of
- * `near`, else the least of `far` (all later). Linear in the ms to it, or in `far`.
+ * Batched: the ms of the earliest chain pending (there is one): the first in the window
+ * (`nearKey`), else the least of `far` (all later). Linear in the ms to it, or in `far`.
  */
 const nextDue = <M>(batch: Batch<M>): number => {
   const nearKey = batch.nearKey
@@ -315,7 +315,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armedAt = Infinity
   batch.flushing = true
   const now = sim.clock.now
-  // The lists are taken (into `due`) in the order of their ms. A token for now put
+  // The chains are taken (into `due`) in the order of their ms. A token for now put
   // meanwhile starts a chain of its own, taken next round: the chains taken no longer grow.
   const due = batch.due
   let failed = false
