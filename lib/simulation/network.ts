@@ -28,18 +28,19 @@
  *   order (by `seq`: sends in order, a duplicate after its original). So every token still delivers
  *   the link's oldest message.
  * - With `batch`, the tokens on the wire are chained by arrival ms through their records'
- *   `next`, the last put first (a flush turns a chain around): a send then writes only its
- *   own record and two arrays that stay in cache, where a list of tokens a ms was a cold
- *   object and array to write at each send. A link's token is a spare record standing for
- *   it (negative `seq`), as a link may be the token of several ms. The chain of a ms less
- *   than 1024 ms after `base` (the last flush's ms) is at its ms modulo 1024 in `nearKey`
- *   (the ms) and `nearHead` (its first record), a later one in `far` until the window
- *   reaches it. So a flush finds what is due by walking the window from `base` to now,
- *   and the next chain by walking on (at 10k messages in flight a ms holds 10 to 20: a
- *   timing wheel with an alarm a ms made batch mode about 1.2x slower). One clock timer,
- *   armed at the earliest (on the package's own clock one timer re-armed in place),
- *   delivers every message due, those sent with no latency meanwhile included (a chain
- *   taken, a token for the same ms starts another).
+ *   `next`, in the order put: a send writes its own record and the last one of its ms's
+ *   chain, where a list of tokens a ms was an object and an array to write, both cold at
+ *   10k in flight (chained the other way, last put first, a send wrote nothing cold, but
+ *   the flush's turning a chain around was a pass of dependent loads: 0.92x at 1M). A
+ *   link's token is a spare record standing for it (negative `seq`), as a link may be the
+ *   token of several ms. The chain of a ms less than 1024 ms after `base` (the last
+ *   flush's ms) is at its ms modulo 1024 in `nearKey` (the ms), `nearHead` and `nearTail`,
+ *   a later one in `far` until the window reaches it. So a flush finds what is due by
+ *   walking the window from `base` to now, and the next chain by walking on (at 10k
+ *   messages in flight a ms holds 10 to 20: a timing wheel with an alarm a ms made batch
+ *   mode about 1.2x slower). One clock timer, armed at the earliest (on the package's own
+ *   clock one timer re-armed in place), delivers every message due, those sent with no
+ *   latency meanwhile included (a chain taken, a token for the same ms starts another).
  * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
  *   changed: a crash of either end moves on the epochs of the host's links both ways (a
  *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
@@ -149,21 +150,26 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
   const e = isLink(t) ? copy(sim, -1, t, undefined as M, now) : t
   const slot = key & nearMask
   const nearKey = batch.nearKey
+  e.next = undefined
   if (nearKey[slot] === key) {
-    // Put first in its ms's chain, whose records are not read: no cold record or list touched.
-    e.next = batch.nearHead[slot]
-    batch.nearHead[slot] = e
+    // Last in its ms's chain: one record written besides its own, no list.
+    batch.nearTail[slot]!.next = e
+    batch.nearTail[slot] = e
   } else if (key - base <= nearMask) {
     // Its slot is free: the ms of the window are distinct modulo its size.
     nearKey[slot] = key
-    e.next = undefined
     batch.nearHead[slot] = e
+    batch.nearTail[slot] = e
     batch.lists++
   } else {
-    const head = batch.far.get(key)
-    if (head === undefined) batch.lists++
-    e.next = head
-    batch.far.set(key, e)
+    const chain = batch.far.get(key)
+    if (chain === undefined) {
+      batch.far.set(key, { head: e, tail: e })
+      batch.lists++
+    } else {
+      chain.tail.next = e
+      chain.tail = e
+    }
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
@@ -221,6 +227,7 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     timer: undefined,
     nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
     nearHead: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
+    nearTail: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
     far: new Map(),
     armed: undefined,
     armedAt: Infinity,
@@ -245,6 +252,7 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
   }
   const nearKey = batch.nearKey
   const nearHead = batch.nearHead
+  const nearTail = batch.nearTail
   const far = batch.far
   if (now - base <= nearMask) {
     for (let ms = base; ms <= now; ms++) {
@@ -252,6 +260,7 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
       if (nearKey[slot] === ms) {
         batch.due[batch.dueSize++] = nearHead[slot]
         nearHead[slot] = undefined
+        nearTail[slot] = undefined
         nearKey[slot] = Number.NaN
       }
       // The slot's next ms, `nearMask + 1` later, is in the window from `now` when `ms` is before it.
@@ -260,7 +269,8 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
         if (later !== undefined) {
           far.delete(ms + nearMask + 1)
           nearKey[slot] = ms + nearMask + 1
-          nearHead[slot] = later
+          nearHead[slot] = later.head
+          nearTail[slot] = later.tail
         }
       }
     }
@@ -271,20 +281,22 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
       if (!(ms <= now)) continue
       due.push({ ms, head: nearHead[slot] })
       nearHead[slot] = undefined
+      nearTail[slot] = undefined
       nearKey[slot] = Number.NaN
     }
-    for (const [ms, head] of far) {
+    for (const [ms, chain] of far) {
       if (ms > now) continue
       far.delete(ms)
-      due.push({ ms, head })
+      due.push({ ms, head: chain.head })
     }
     due.sort((a, b) => a.ms - b.ms)
     for (const d of due) batch.due[batch.dueSize++] = d.head
-    for (const [ms, head] of far) {
+    for (const [ms, chain] of far) {
       if (ms - now > nearMask) continue
       far.delete(ms)
       nearKey[ms & nearMask] = ms
-      nearHead[ms & nearMask] = head
+      nearHead[ms & nearMask] = chain.head
+      nearTail[ms & nearMask] = chain.tail
     }
   }
   batch.lists -= batch.dueSize
@@ -324,17 +336,9 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     takeDue(batch, now)
     if (batch.dueSize === 0) break
     for (let i = 0; i < batch.dueSize; i++) {
-      // A chain runs from the last token put to the first: turned around, then delivered.
       let e = due[i]
       due[i] = undefined
-      let first: Message<M> | undefined
       while (e !== undefined) {
-        const next = e.next
-        e.next = first
-        first = e
-        e = next
-      }
-      for (e = first; e !== undefined; ) {
         // Read before it lands: delivered, a record may be reused by a send at once.
         const next = e.next
         e.next = undefined

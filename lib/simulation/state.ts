@@ -241,7 +241,7 @@ export interface Message<M> {
   /** Sent in order (not drawn to be reordered): its own token gives way to an older message waiting on the link. */
   inOrder: boolean
   /**
-   * With `batch`: the token put before it for the same ms (see `Batch`). A record with a
+   * With `batch`: the token put after it for the same ms (see `Batch`). A record with a
    * negative `seq` stands for a link's token there, its `link`, and is no message.
    */
   next: Message<M> | undefined
@@ -258,13 +258,14 @@ export interface Batch<M> {
   lists: number
   /**
    * The chains of the ms less than `nearKey.length` after `base`: the ms at slot
-   * `ms % nearKey.length` of `nearKey` (NaN for none) and its chain's first record at the
-   * same slot of `nearHead`. A chain runs from the token put last to the first.
+   * `ms % nearKey.length` of `nearKey` (NaN for none), its chain's first and last records
+   * at the same slot of `nearHead` and `nearTail`. A chain runs in the order put.
    */
   readonly nearKey: Float64Array
   readonly nearHead: Array<Message<M> | undefined>
+  readonly nearTail: Array<Message<M> | undefined>
   /** The chains of later ms, by ms. */
-  readonly far: Map<number, Message<M>>
+  readonly far: Map<number, { readonly head: Message<M>; tail: Message<M> }>
   /** On the package's own clock (hookless): its state, through which `timer` is armed. */
   readonly core: VirtualClock.State | undefined
   /** With `core`: the one clock timer, made at the first arming and re-armed in place. */
