@@ -5,6 +5,8 @@
  */
 import FakeTimers from '@sinonjs/fake-timers'
 import { describe, expect, it } from 'vitest'
+import { idleTickOf, ticking } from '../lib/fake-timers/clock.js'
+import { createClock as createFakeTimersClock } from '../lib/fake-timers/index.js'
 import { TimerHandle, VirtualClock } from '../lib/sim/index.js'
 import type { ClockLike } from './support/sim-program.js'
 
@@ -648,6 +650,17 @@ describe('clock objects', () => {
     const [f, g] = [FakeTimers.createClock(0), FakeTimers.createClock(9)]
     expect(Object.keys(a)).toEqual(expect.arrayContaining(['now', 'loopLimit', 'setTimeout']))
     expect([f.now, g.now]).toEqual([0, 9])
+  })
+
+  it('keep their state where their accessors read it, and each module knows its own clocks by their accessors', () => {
+    const vc = VirtualClock.create()
+    const ft = createFakeTimersClock(0)
+    VirtualClock.invariant(vc)
+    expect(() => VirtualClock.invariant(ft as unknown as Clock)).toThrow(new TypeError('VirtualClock.invariant: not a clock made by VirtualClock.create'))
+    expect(idleTickOf(ft)(5)).toBe(true)
+    expect(ft.now).toBe(5)
+    expect(() => idleTickOf(vc as never)).toThrow(new TypeError('idleTickOf: not a clock made by createClock'))
+    expect(ticking(vc as never)).toBe(false)
   })
 })
 

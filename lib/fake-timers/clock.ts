@@ -32,7 +32,7 @@
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
-import { type Accessors, withAccessors } from '../sim/accessors.js'
+import { type Accessors, stateOf, withAccessors } from '../sim/accessors.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
@@ -428,17 +428,11 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }
   ClockDateClass.clock = clock
   f.clock = clock
-  Object.defineProperty(clock, stateKey, { value: f })
   return clock
 }
 
-/**
- * Each clock's state, for {@link idleTickOf}, {@link immediateNow} and {@link ticking}: a
- * property of the clock, not a module-wide WeakMap, whose young keys V8's scavenges keep
- * alive (see `lib/sim/virtual-clock.ts`).
- */
-const stateKey = Symbol('fake-timers clock state')
-const stateOfClock = (clock: Clock): State | undefined => (clock as unknown as { [stateKey]?: State })[stateKey]
+/** Each clock's state, for {@link idleTickOf}, {@link immediateNow} and {@link ticking}: the one its accessors read. */
+const stateOfClock = (clock: Clock): State | undefined => stateOf<State>(clock, clockAccessors)
 
 /**
  * The clock's idle `tick`: true when it moved the clock by `ms` with nothing to fire or

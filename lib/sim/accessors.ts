@@ -25,6 +25,8 @@ export type Accessors<T, K extends keyof T, S> = {
 export type Without<T, K extends keyof T> = { [P in keyof T as P extends K ? never : P]: T[P] }
 
 const stateKey = Symbol('state')
+/** The accessors an object was made with: which module's object it is. */
+const madeWithKey = Symbol('accessors')
 
 type Getter = (state: never) => unknown
 type Setter = (state: never, value: never) => void
@@ -58,6 +60,7 @@ const setterOf = (set: Setter): ((value: unknown) => void) => {
 /** `data` with the accessors over `state` defined on it, enumerable and configurable as a literal's. */
 export const withAccessors = <T extends object, K extends keyof T, S>(data: Without<T, K>, state: S, accessors: Accessors<T, K, S>): T => {
   Object.defineProperty(data, stateKey, { value: state })
+  Object.defineProperty(data, madeWithKey, { value: accessors })
   for (const key of Object.keys(accessors) as K[]) {
     const { get, set } = accessors[key]
     const shared = { get: getterOf(get as Getter), enumerable: true, configurable: true }
@@ -68,9 +71,15 @@ export const withAccessors = <T extends object, K extends keyof T, S>(data: With
 
 /**
  * The state an object made by {@link withAccessors} reads its accessors from; undefined
- * for any other object. Constant time.
+ * for any other object, and, given `accessors`, for one made with others (another
+ * module's). Constant time. The state is a property of the object, not an entry of a
+ * module-wide WeakMap: V8's scavenges keep a WeakMap's young keys alive, with all they
+ * reach, until a full collection, so objects made one per test or per property run (clocks)
+ * were all copied and promoted.
  *
  * @example
  * const f = stateOf<{ core?: unknown }>(clock) // a fake-timers clock's state
+ * const c = stateOf<State>(clock, clockAccessors) // undefined unless this module made it
  */
-export const stateOf = <S>(data: object): S | undefined => (data as { [stateKey]?: S })[stateKey]
+export const stateOf = <S>(data: object, accessors?: object): S | undefined =>
+  accessors === undefined || (data as { [madeWithKey]?: object })[madeWithKey] === accessors ? (data as { [stateKey]?: S })[stateKey] : undefined

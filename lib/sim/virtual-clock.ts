@@ -46,7 +46,7 @@
  * due no later than some timer still counted, so the outcome is the same.
  */
 import { TimingWheelError } from '../errors.js'
-import { type Accessors, withAccessors } from './accessors.js'
+import { type Accessors, stateOf, withAccessors } from './accessors.js'
 import * as Coerce from './coercion.js'
 import { type TimerId, hostReturnsObjects } from './handle.js'
 import * as Install from './install.js'
@@ -770,18 +770,11 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     },
   }, c, clockAccessors)
   c.methods = Object.keys(clock)
-  Object.defineProperty(clock, stateKey, { value: c })
   return clock
 }
 
-/**
- * Where a clock keeps its state: a property of its own, not a module-wide WeakMap. V8's
- * scavenges keep a WeakMap's young keys alive (and all they reach) until a full
- * collection, so a clock per test or per property run filled the old generation: the
- * garbage collector was half of a loop that made clocks.
- */
-const stateKey = Symbol('VirtualClock state')
-const stateOfClock = (clock: VirtualClock): State | undefined => (clock as unknown as { [stateKey]?: State })[stateKey]
+/** A clock's state: the one its accessors read (`accessors.ts`), for clocks this module made. */
+const stateOfClock = (clock: VirtualClock): State | undefined => stateOf<State>(clock, clockAccessors)
 
 const clockAccessors: Accessors<VirtualClock, 'now' | 'loopLimit', State> = {
   now: { get: nowOf },
