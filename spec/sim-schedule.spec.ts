@@ -44,6 +44,7 @@ describe('lateUpTo', () => {
     const s = scheduleOf(a!, b!, c!, d!)
     expect(Schedule.lateUpTo(s, 4)).toBe(3)
     expect(s.late.slice(0, 3)).toEqual([b, c, d])
+    expect([b, c, d].map((t) => Schedule.lateIndex(s, t!))).toEqual([0, 1, 2])
     expect(Schedule.count(s)).toBe(4)
     Schedule.invariant(s)
     // Asked again for less, it counts what is due by then.

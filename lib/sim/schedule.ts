@@ -417,6 +417,14 @@ export const lateUpTo = (s: Schedule, by: number): number => {
 }
 
 /**
+ * Where the late timer `t` is among the late timers, in firing order. Logarithmic time.
+ *
+ * @example
+ * Schedule.lateIndex(s, s.late[2]!) // 2
+ */
+export const lateIndex = (s: Schedule, t: Timer): number => lateIndexOf(s.late, t)
+
+/**
  * Puts `front` in place of the first `count` late timers, which it must hold (some of
  * them may be left out, to be added again later): each with its `due` and `order` set
  * anew, in firing order, all firing before every other pending timer. Linear in the late

@@ -50,7 +50,7 @@
  */
 import * as Schedule from '../sim/schedule.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
-import type { Timer } from '../sim/timer.js'
+import { type Timer, firesBefore } from '../sim/timer.js'
 import type { State } from '../sim/virtual-clock.js'
 import { type Arming, type Picker, type Runtime, clampedTimeout, nodeDelay, orderBatch, rules, sortUnlessSorted } from './runtime-model.js'
 
@@ -271,24 +271,7 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   }
 
   const bySeq = (x: Armed, y: Armed): number => x.arming.seq - y.arming.seq
-  /** Where `a` is in `members`, which is in FIFO order (as the schedule's late timers are): a binary search. */
-  const fifoIndex = (members: readonly Armed[], a: Armed): number => {
-    let low = 0
-    let high = members.length
-    while (low < high) {
-      const mid = (low + high) >>> 1
-      if (fifo(members[mid]!, a)) low = mid + 1
-      else high = mid
-    }
-    return low
-  }
-  const fifo = (x: Armed, y: Armed): boolean => {
-    const a = x.timer
-    const b = y.timer
-    if (a.due !== b.due) return a.due < b.due
-    if ((a.kind === 'Immediate') !== (b.kind === 'Immediate')) return a.kind === 'Immediate'
-    return a.order < b.order
-  }
+  const fifo = (x: Armed, y: Armed): boolean => firesBefore(x.timer, y.timer)
 
   // The range of the batch being chosen, for `dues`.
   let windowFrom = 0
@@ -398,10 +381,11 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       } else if (unchanged && placed[i]!.item !== members[i]) unchanged = false
     }
     batchAt = deferred ? at + 1 : at
+    // A member's FIFO place is its place among the schedule's late timers (not moved yet).
     for (let i = 0; i < placed.length; i++) {
       const p = placed[i]!
       const a = p.item
-      const w = at > a.arming.due ? stallWords(at - first) : !unchanged && fifoIndex(members, a) > i ? p.why : undefined
+      const w = at > a.arming.due ? stallWords(at - first) : !unchanged && Schedule.lateIndex(s, a.timer) > i ? p.why : undefined
       if (w === undefined) why.delete(a)
       else why.set(a, w)
     }
