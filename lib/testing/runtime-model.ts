@@ -196,14 +196,11 @@ const orderNode = <T extends { readonly arming: Arming }>(
   for (let i = 0; i < timers.length; ) {
     let j = i + 1
     while (j < timers.length && timers[j]![0]!.arming.due === timers[i]![0]!.arming.due) j++
-    if (j === i + 1) place(timers[i]!, rules.wholeList)
-    else {
-      const group = timers.slice(i, j)
-      while (group.length > 0) {
-        const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
-        place(group[k]!, k === 0 ? rules.wholeList : rules.tie)
-        group.splice(k, 1)
-      }
+    const group = timers.slice(i, j)
+    while (group.length > 0) {
+      const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
+      place(group[k]!, k === 0 ? rules.wholeList : rules.tie)
+      group.splice(k, 1)
     }
     i = j
   }
