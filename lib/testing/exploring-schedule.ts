@@ -59,8 +59,8 @@ export interface Chooser extends Picker {
   /**
    * The time the batch runs at, in `[first, last]`, `first` being the earliest it can run
    * (the first due time, or the last time read if later); `dues()` gives the due times of
-   * the other pending timers in `(first, last]`, ascending. A function: finding them takes
-   * every timer due by `last` out of the queue and back, which a plan has no use for.
+   * the other pending timers in `(first, last]`, ascending. A function: finding them makes
+   * every timer due by `last` late in the clock's schedule, which a plan has no use for.
    */
   readonly stall: (first: number, last: number, dues: () => readonly number[], origin: number) => number
   /**
@@ -137,8 +137,6 @@ const listKeyOf = (runtime: Runtime, timer: Timer, offset: number, level: number
 export const createExploring = (core: State, runtime: Runtime, maxStall: number, chooser: Chooser, where = true): Exploring => {
   /** Each list's armings, the last live one last: a new one may not overtake it. */
   const tails = new Map<number, Armed[]>()
-  // A timer's live arming is in its `hooked` field (`current`), where a map would cost a
-  // lookup at every arming, choice and firing.
   // A Map, not a WeakMap: ephemerons cost the collector more than the entries cost here,
   // and an arming's entry goes when it runs.
   const why = new Map<Armed, string>()
@@ -162,6 +160,8 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
   const seen = chooser.seen
 
   // A timer of an earlier generation (before a `reset`) is not pending, whatever its place says.
+  // A timer's live arming is in its `hooked` field, where a map would cost a lookup at
+  // every arming, choice and firing.
   const current = (t: Timer): Armed | undefined => t.hooked as Armed | undefined
   const live = (a: Armed): boolean => a.timer.hooked === a && a.timer.place !== undefined && a.timer.home === core.home
 
