@@ -142,8 +142,12 @@ export const coreOf = (clock: SimulationClock): VirtualClock.State | undefined =
   return core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined ? undefined : core
 }
 
-/** `near` has `nearMask + 1` slots. */
-const nearMask = 1023
+/**
+ * @internal The ms less than `nearMask + 1` ahead are found by their ms modulo that (an
+ * array read; no two of them share a slot), the others in a map: the arrivals' `near`
+ * buckets, and with `batch` the chains of the window (network.ts).
+ */
+export const nearMask = 1023
 
 /** How many emptied buckets are kept: a few ms' worth, reused as the clock moves on. */
 const spareBuckets = 64

@@ -69,7 +69,7 @@ import * as Random from './random.js'
 import * as Coerce from '../sim/coercion.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { oneArg } from '../sim/timer.js'
-import { coreOf, nowOn, put } from './arrivals.js'
+import { coreOf, nearMask, nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { type DropReason, fault, linkFault, record } from './log.js'
@@ -173,12 +173,6 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
   }
   if (!batch.flushing && at < batch.armedAt) arm(sim, batch, at)
 }
-
-/**
- * Batched: the chains of the ms less than `nearMask + 1` after `base` are found by their
- * ms modulo that (an array read; no two of them share a slot), the others in a map.
- */
-const nearMask = 1023
 
 /**
  * @internal Puts messages that already reached the link back on it, ahead of those on the
@@ -452,9 +446,6 @@ const arrive = <M>(sim: Simulation<M>, m: Message<M>, link: Link<M>): void => {
   if (sim.syncRun && result !== undefined) refuseAsync(`${show(h.name)}'s message handler`, result)
 }
 
-/** The greatest delay a clock keeps as given (fake-timers makes a greater one 1 ms). */
-const maxDelay = 2 ** 31 - 1
-
 const latency = (sim: Simulation<unknown>, link: LinkParams): number =>
   link.min === link.max ? link.min : Random.int(sim.random, link.min, link.max)
 
@@ -465,10 +456,11 @@ const transmit = <M>(sim: Simulation<M>, link: Link<M>, m: Message<M>, now: numb
   at = link.fifoAt = Math.max(at, link.fifoAt)
   m.inOrder = true
   // With nothing waiting on the link and a token due exactly at `at` (a delay from 1 ms to
-  // the clocks' greatest) on a wire that fires tokens due together in the order put there
-  // (arrivals or batch lists; another clock, clockArb's, may not), every earlier message's
-  // token fires first: the message is its own token, and skips the queue.
-  if (link.head === link.queue.length && at > now && at - now <= maxDelay && (sim.arrivals !== undefined || sim.batch !== undefined)) {
+  // the greatest a clock keeps as given, `maxTimeout`) on a wire that fires tokens due
+  // together in the order put there (arrivals or batch chains; another clock, clockArb's,
+  // may not), every earlier message's token fires first: the message is its own token,
+  // and skips the queue.
+  if (link.head === link.queue.length && at > now && at - now <= Coerce.maxTimeout && (sim.arrivals !== undefined || sim.batch !== undefined)) {
     return token(sim, m, at, now)
   }
   link.queue.push(m)
