@@ -60,7 +60,7 @@
  * each in-order message that is its own token and each reordered message in flight; after
  * its `front`, a queue is in send order; a link's queue is in the order its messages reach the far
  * end; a held link's messages are in its `heldQueue`, in arrival order; a record in
- * `spare` is on no chain, queue or wire. With `batch`: `lists` counts the chains in the
+ * `spare` is on no chain, queue or wire. With `batch`: `chains` counts the chains in the
  * window and `far`, every one due at `base` or later; those due less than 1024 ms after
  * `base` are in the window, at their ms modulo 1024, the others in `far`; a chain's
  * records are in no other chain.
@@ -142,7 +142,7 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     return
   }
   // Nothing pending: the window of `near` moves up to now (its slots are all empty).
-  if (batch.lists === 0 && now > batch.base) batch.base = now
+  if (batch.chains === 0 && now > batch.base) batch.base = now
   const base = batch.base
   const key = Math.max(at, base)
   // A link's token is a record of its own, which stands for it in the chain (it may be
@@ -160,12 +160,12 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     nearKey[slot] = key
     batch.nearHead[slot] = e
     batch.nearTail[slot] = e
-    batch.lists++
+    batch.chains++
   } else {
     const chain = batch.far.get(key)
     if (chain === undefined) {
       batch.far.set(key, { head: e, tail: e })
-      batch.lists++
+      batch.chains++
     } else {
       chain.tail.next = e
       chain.tail = e
@@ -216,7 +216,7 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
 export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
   const batch: Batch<M> = {
     base: clock.now,
-    lists: 0,
+    chains: 0,
     core: coreOf(clock),
     timer: undefined,
     nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
@@ -240,7 +240,7 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
  */
 const takeDue = <M>(batch: Batch<M>, now: number): void => {
   const base = batch.base
-  if (batch.lists === 0 || now < base) {
+  if (batch.chains === 0 || now < base) {
     if (now > base) batch.base = now
     return
   }
@@ -293,7 +293,7 @@ const takeDue = <M>(batch: Batch<M>, now: number): void => {
       nearTail[ms & nearMask] = chain.tail
     }
   }
-  batch.lists -= batch.dueSize
+  batch.chains -= batch.dueSize
   batch.base = now
 }
 
@@ -353,7 +353,7 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
     batch.dueSize = 0
   }
   batch.flushing = false
-  if (batch.lists !== 0) arm(sim, batch, nextDue(batch))
+  if (batch.chains !== 0) arm(sim, batch, nextDue(batch))
   if (failed) throw error
 }
 

@@ -255,7 +255,7 @@ export interface Batch<M> {
   /** The ms of the last flush (or the clock's now when made or when nothing was pending): every chain pending is due at or after it. */
   base: number
   /** How many chains are pending, in `near` and `far`. */
-  lists: number
+  chains: number
   /**
    * The chains of the ms less than `nearKey.length` after `base`: the ms at slot
    * `ms % nearKey.length` of `nearKey` (NaN for none), its chain's first and last records
@@ -323,7 +323,7 @@ export interface Simulation<M = unknown> {
   readonly order: Array<HostState<M>>
   /** @internal */
   readonly defaults: LinkParams
-  /** @internal Messages on the wire (each a clock timer, or in `batch`'s lists). */
+  /** @internal Messages on the wire (each a clock timer, or in one of `batch`'s chains). */
   wire: number
   /** @internal The callback of the tokens' clock timers: delivers what a token stands for. */
   readonly land: (t: Token<M>) => void
