@@ -5,11 +5,14 @@
  * bound and runs that carry messages across it: every message arrives at
  * `max(sent + latency, the link's last arrival)`, in the order of those times and then of
  * the sends, in both modes; and (default mode) a clock reset drops what was on the wire.
+ * With `batch`, a flush that steps the clock through the ms of a sync tick (network.ts
+ * `stepTo`) gives the trace of the same program on @sinonjs/fake-timers' clock, where nothing steps.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import FakeTimers from '@sinonjs/fake-timers'
 import { Simulation as S } from '../lib/simulation/index.js'
-import type { Host } from '../lib/simulation/index.js'
+import type { Host, SimulationClock } from '../lib/simulation/index.js'
 
 const names = ['a', 'b', 'c'] as const
 type Name = (typeof names)[number]
@@ -100,5 +103,105 @@ describe.each([false, true])('arrival lists near and far (batch %s)', (batch) =>
     S.send(a, 'b', 6)
     S.run(sim, 5000)
     expect(got).toEqual([6])
+  })
+})
+
+// With batch on the package's own clock, a flush fired by a sync tick steps the clock
+// through the next ms itself when the tick's loop would run nothing before firing it
+// again. The reference: the same program on @sinonjs/fake-timers' clock, where each
+// flush is a clock timer of its own and nothing steps.
+describe('batch: a flush stepping through the ms of a tick, against the same run on @sinonjs/fake-timers', () => {
+  interface Act {
+    readonly to: Name | undefined
+    readonly timer: number | undefined
+    readonly job: boolean
+    readonly nested: number | undefined
+  }
+  interface Program {
+    readonly latency: readonly number[]
+    readonly starts: ReadonlyArray<{ readonly from: Name; readonly to: Name }>
+    readonly timers: ReadonlyArray<{ readonly host: Name; readonly at: number; readonly to: Name }>
+    readonly acts: readonly Act[]
+    readonly budget: number
+    readonly runs: readonly number[]
+  }
+  const actArb: fc.Arbitrary<Act> = fc.record({
+    to: fc.option(nameArb, { nil: undefined }),
+    timer: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+    job: fc.boolean(),
+    nested: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined, freq: 8 }),
+  })
+  const programArb: fc.Arbitrary<Program> = fc.record({
+    latency: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 9, maxLength: 9 }),
+    starts: fc.array(fc.record({ from: nameArb, to: nameArb }), { minLength: 1, maxLength: 8 }),
+    timers: fc.array(fc.record({ host: nameArb, at: fc.integer({ min: 0, max: 12 }), to: nameArb }), { maxLength: 4 }),
+    acts: fc.array(actArb, { minLength: 1, maxLength: 8 }),
+    budget: fc.integer({ min: 0, max: 60 }),
+    runs: fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 3 }),
+  })
+
+  /** What happens, at what time, in what order; `sinon` plays it on @sinonjs/fake-timers' clock. */
+  const trace = (p: Program, sinon: boolean): string[] => {
+    const clock = sinon ? (FakeTimers.createClock(0) as unknown as SimulationClock) : undefined
+    const sim = S.create<number>({ seed: 1, batch: true, ...(clock === undefined ? {} : { clock }) })
+    const c = sim.clock as unknown as { now: number; nextTick(f: () => void): void; tick(ms: number): number }
+    const out: string[] = []
+    const hosts = new Map<Name, Host<number>>()
+    let sent = 0
+    const send = (h: Host<number>, to: Name): void => {
+      if (sent < p.budget) S.send(h, to, ++sent)
+    }
+    for (const n of names) {
+      hosts.set(
+        n,
+        S.addHost(sim, n, (h) =>
+          S.onMessage(h, (_from, id) => {
+            out.push(`${c.now} ${n} got ${id}`)
+            const act = p.acts[id % p.acts.length]!
+            if (act.to !== undefined) send(h, act.to)
+            if (act.timer !== undefined) S.setTimeout(h, () => void out.push(`${c.now} ${n} timer of ${id}`), act.timer)
+            if (act.job) c.nextTick(() => void out.push(`${c.now} ${n} job of ${id}`))
+            if (act.nested !== undefined) out.push(`${c.now} ${n} moved to ${c.tick(act.nested)}`)
+          }),
+        ),
+      )
+    }
+    names.forEach((a, i) => names.forEach((b, j) => S.link(sim, a, b, { latency: p.latency[3 * i + j]! }, { oneWay: true })))
+    for (const t of p.timers) {
+      const h = hosts.get(t.host)!
+      S.setTimeout(h, () => {
+        out.push(`${c.now} ${t.host} timer`)
+        send(h, t.to)
+      }, t.at)
+    }
+    for (const s of p.starts) send(hosts.get(s.from)!, s.to)
+    for (const ms of [...p.runs, 200]) {
+      S.run(sim, ms)
+      out.push(`run to ${c.now}`)
+    }
+    return out
+  }
+
+  it('gives the same trace: arrivals, host timers, jobs and moves inside handlers, at the same times and in the same order', () => {
+    fc.assert(
+      fc.property(programArb, (p) => {
+        expect(trace(p, false)).toEqual(trace(p, true))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('steps: a run over ms that each deliver a message, with a host timer between', () => {
+    const p: Program = {
+      latency: [1, 1, 1, 1, 1, 1, 1, 1, 1],
+      starts: [{ from: 'a', to: 'b' }],
+      timers: [{ host: 'c', at: 5, to: 'a' }],
+      acts: [{ to: 'a', timer: undefined, job: false, nested: undefined }],
+      budget: 10,
+      runs: [8],
+    }
+    const t = trace(p, false)
+    expect(t).toEqual(trace(p, true))
+    expect(t.slice(0, 7)).toEqual(['1 b got 1', '2 a got 2', '3 a got 3', '4 a got 4', '5 c timer', '5 a got 5', '6 a got 6'])
   })
 })

@@ -203,13 +203,21 @@ const runRange = (f: State, t: TickState, settle: Settle | undefined): number | 
         runJobs(f)
         // A job may have cleared the timer; a cleared timer does not fire.
         if (isPending(f, timer)) {
-          if (settle === undefined) c.tickFiring = timer
+          if (settle === undefined) {
+            c.tickFiring = timer
+            c.tickTo = t.tickTo
+          }
           fire(f, timer)
         }
       } catch (e) {
         keepFirst(t, e)
       }
       c.tickFiring = undefined
+      if (c.stepped === timer) {
+        // The callback fired as the timers of later ms too (`stepTick`): it ran at the last.
+        t.tickFrom = t.oldElapsed = c.steppedTo
+        c.stepped = undefined
+      }
       if (settle !== undefined) {
         settleThen(f, () => resume(f, t, settle), keepJob(t), settle.reject)
         return undefined

@@ -239,6 +239,15 @@ interface State {
    * timer comes first.
    */
   tickFiring: Timer | undefined
+  /** With `tickFiring`: the elapsed ms that tick runs to. */
+  tickTo: number
+  /**
+   * A step of the callback of `tickFiring` (`stepTick`): that timer, and the elapsed ms it
+   * stepped the clock to. The tick's loop takes it after the firing, as the time it fired
+   * at, not a move to shift its range by.
+   */
+  stepped: Timer | undefined
+  steppedTo: number
 }
 
 /**
@@ -725,6 +734,9 @@ export const create = (options: CreateOptions = {}): VirtualClock => {
     hooks: undefined,
     fired: 0,
     tickFiring: undefined,
+    tickTo: 0,
+    stepped: undefined,
+    steppedTo: 0,
   }
   const clock: VirtualClock = withAccessors<VirtualClock, 'now' | 'loopLimit', State>({
     performance: { now: () => performanceNow(c) },
@@ -843,11 +855,24 @@ const rearmOrdered = (c: State, timer: Timer, order: number): void => {
  */
 const reorderFirst = (c: State, timer: Timer, order: number): boolean => Schedule.reorderFirst(c.schedule, timer, order)
 
+/**
+ * From the callback of `tickFiring`: the clock at `to` (after now, at most `tickTo`), as
+ * the tick's loop would put it before firing a timer due then. The caller stands for
+ * that timer: it has checked that no other timer is due by `to` and no job is queued, so
+ * the loop would run nothing in between.
+ */
+const stepTick = (c: State, timer: Timer, to: number): void => {
+  c.elapsed = to
+  c.stepped = timer
+  c.steppedTo = to
+}
+
 export const internals = {
   stateOf: stateOfClock,
   rearmAfter,
   rearmOrdered,
   reorderFirst,
+  stepTick,
   removeTimer,
   nowOf,
   performanceNow,

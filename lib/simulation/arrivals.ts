@@ -46,8 +46,8 @@ import type { SimulationClock, Token } from './state.js'
 
 const I = VirtualClock.internals
 
-/** What the pumps read of a `timing-wheel/fake-timers` clock's state (fake-timers/state.ts). */
-interface FakeTimersState {
+/** @internal What the pumps and the batch's flush read of a `timing-wheel/fake-timers` clock's state (fake-timers/state.ts). */
+export interface FakeTimersState {
   readonly vc?: VirtualClock.VirtualClock
   readonly core?: VirtualClock.State
   readonly jobs: readonly unknown[]
@@ -141,6 +141,10 @@ export const coreOf = (clock: SimulationClock): VirtualClock.State | undefined =
   const core = f?.core
   return core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined ? undefined : core
 }
+
+/** @internal The fake-timers state of `clock` when {@link coreOf} gives its core; otherwise undefined. */
+export const fakeTimersOf = (clock: SimulationClock): FakeTimersState | undefined =>
+  coreOf(clock) === undefined ? undefined : stateOf<FakeTimersState>(clock)
 
 /**
  * @internal The ms less than `nearMask + 1` ahead are found by their ms modulo that (an

@@ -41,6 +41,8 @@
  *   mode about 1.2x slower). One clock timer, armed at the earliest (on the package's own
  *   clock one timer re-armed in place), delivers every message due, those sent with no
  *   latency meanwhile included (a chain taken, a token for the same ms starts another).
+ *   Fired by a sync tick, it goes on to the next chain's ms itself (`stepTo`) when the
+ *   tick's loop would fire it next with nothing in between.
  * - A message remembers its link's `epoch` when sent and is dropped on arrival if it
  *   changed: a crash of either end moves on the epochs of the host's links both ways (a
  *   crash loses what a host had in flight, both ways), a step a link and nothing a message.
@@ -69,7 +71,8 @@ import * as Random from './random.js'
 import * as Coerce from '../sim/coercion.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { oneArg } from '../sim/timer.js'
-import { coreOf, nearMask, nowOn, put } from './arrivals.js'
+import * as Schedule from '../sim/schedule.js'
+import { coreOf, fakeTimersOf, nearMask, nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { type DropReason, fault, linkFault, record } from './log.js'
@@ -219,6 +222,7 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     chains: 0,
     core: coreOf(clock),
     timer: undefined,
+    queues: fakeTimersOf(clock),
     nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
     nearHead: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
     nearTail: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
@@ -320,7 +324,10 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.armed = undefined
   batch.armedAt = Infinity
   batch.flushing = true
-  const now = sim.clock.now
+  let now = sim.clock.now
+  const core = batch.core
+  // Fired by a sync tick's loop: see `stepTo`.
+  const fired = core !== undefined && batch.timer !== undefined && core.tickFiring === batch.timer ? core.fired : -1
   // The chains are taken (into `due`) in the order of their ms. A token for now put
   // meanwhile starts a chain of its own, taken next round: the chains taken no longer grow.
   const due = batch.due
@@ -328,7 +335,11 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   let error: unknown
   for (;;) {
     takeDue(batch, now)
-    if (batch.dueSize === 0) break
+    if (batch.dueSize === 0) {
+      if (fired < 0 || failed || batch.chains === 0 || !stepTo(batch, core!, fired, now)) break
+      now = I.nowOf(core!)
+      continue
+    }
     for (let i = 0; i < batch.dueSize; i++) {
       let e = due[i]
       due[i] = undefined
@@ -355,6 +366,26 @@ const flush = <M>(sim: Simulation<M>, batch: Batch<M>): void => {
   batch.flushing = false
   if (batch.chains !== 0) arm(sim, batch, nextDue(batch))
   if (failed) throw error
+}
+
+/**
+ * Batched, from a flush a sync tick fired at `now`: steps the clock to the next chain's
+ * ms, where the re-armed flush would fire next, when the tick's loop would run nothing
+ * before it. That is: no move ran inside the flush (the clock fired nothing and stands
+ * where the flush found it), no job or idle callback is queued, the tick reaches that
+ * ms, and no other timer is due by then (one due then was armed before the flush's
+ * re-arming, so it would fire first). At 10k messages in flight, every ms has a chain:
+ * the clock's firing a ms was a tenth of batch mode's time. True when it stepped.
+ */
+const stepTo = <M>(batch: Batch<M>, core: VirtualClock.State, fired: number, now: number): boolean => {
+  const q = batch.queues!
+  if (core.fired !== fired || I.nowOf(core) !== now || q.jobs.length !== 0 || q.idle.size !== 0) return false
+  const to = core.elapsed + (nextDue(batch) - now)
+  if (to > core.tickTo) return false
+  const s = core.schedule
+  if (!Schedule.idleUpTo(s, to) && (Schedule.peek(s)?.due ?? Infinity) <= to) return false
+  I.stepTick(core, batch.timer!, to)
+  return true
 }
 
 /** Batched: the record that stood for a link's token is free for a later send. */

@@ -23,7 +23,7 @@ import { show } from '../errors.js'
 import type * as Random from './random.js'
 import { fail } from './checks.js'
 import type { LogEntry } from './log.js'
-import type { Arrivals } from './arrivals.js'
+import type { Arrivals, FakeTimersState } from './arrivals.js'
 
 /**
  * A link's latency in ms: fixed, or uniform over whole ms in `[min, max]` drawn from the seed.
@@ -270,6 +270,8 @@ export interface Batch<M> {
   readonly core: VirtualClock.State | undefined
   /** With `core`: the one clock timer, made at the first arming and re-armed in place. */
   timer: Timer | undefined
+  /** With `core`: the clock's jobs and idle callbacks, which a flush steps past only when there are none. */
+  readonly queues: FakeTimersState | undefined
   /** On any other clock: the pending clock timer, if any. */
   armed: unknown
   armedAt: number
