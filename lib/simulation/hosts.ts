@@ -70,7 +70,7 @@ export const bootHost = <M>(sim: Simulation<M>, h: HostState<M>): void => {
  */
 export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>, skew?: Skew): Host<M> => {
   if (typeof name !== 'string' || name === '') fail('InvalidArgument', `host name ${show(name)} is not a non-empty string`)
-  if (sim.hosts.has(name)) fail('InvalidArgument', `host name ${show(name)} is in use (hosts: ${[...sim.hosts.keys()].map(show).join(', ')})`)
+  if (sim.hosts[name] !== undefined) fail('InvalidArgument', `host name ${show(name)} is in use (hosts: ${sim.order.map((h) => show(h.name)).join(', ')})`)
   fn('boot', boot)
   const { offset, drift } = skewOf(skew)
   const now = sim.clock.now
@@ -94,7 +94,7 @@ export const addHost = <M, S>(sim: Simulation<M>, name: string, boot: Boot<M, S>
     stalled: [],
     links: [],
   }
-  sim.hosts.set(name, h)
+  sim.hosts[name] = h
   sim.order.push(h)
   sim.log?.push({ kind: 'host', at: now, host: name, offset: offset ?? 0, drift: drift ?? 0 })
   bootHost(sim, h)

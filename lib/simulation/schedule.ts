@@ -284,7 +284,7 @@ const checkSchedule = <M>(sim: Simulation<M>, schedule: unknown): readonly Fault
       if (g['oneWay'] !== undefined && typeof g['oneWay'] !== 'boolean') bad(`fault oneWay ${show(g['oneWay'])} is not a boolean`)
       continue
     }
-    const h = sim.hosts.get(known(g['host']))!
+    const h = sim.hosts[known(g['host'])]!
     if (g['kind'] !== 'skew') continue
     const offset = g['offset']
     const current = h.base + (sim.clock.now - h.anchor) * h.rate - sim.clock.now
@@ -330,7 +330,7 @@ export const applySchedule = <M>(sim: Simulation<M>, schedule: FaultSchedule): v
         break
       }
       case 'skew': {
-        const h = sim.hosts.get(f.host)!
+        const h = sim.hosts[f.host]!
         let before: { offset: number; drift: number } | undefined
         steps.push(
           [

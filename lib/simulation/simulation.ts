@@ -32,7 +32,7 @@ export const build = <M>(clock: SimulationClock, opts: SimulationOptions): Simul
   const sim: Simulation<M> = {
     clock,
     random: Random.create(opts.seed),
-    hosts: new Map(),
+    hosts: Object.create(null) as Record<string, never>,
     order: [],
     defaults: linkParams(opts.network, { min: 1, max: 1, loss: 0, duplicate: 0, reorder: 0 }),
     wire: 0,
