@@ -4,7 +4,7 @@
  * message records and buckets. Against a plain model, with latencies on both sides of that
  * bound and runs that carry messages across it: every message arrives at
  * `max(sent + latency, the link's last arrival)`, in the order of those times and then of
- * the sends, in both modes; and (default mode) a clock reset drops what was on the wire.
+ * the sends, in both modes; and a clock reset drops what was on the wire.
  * With `batch`, a flush that steps the clock through the ms of a sync tick (network.ts
  * `stepTo`) gives the trace of the same program on @sinonjs/fake-timers' clock, where nothing steps.
  */
@@ -90,19 +90,33 @@ describe.each([false, true])('arrival lists near and far (batch %s)', (batch) =>
     )
   })
 
-  // With batch, a reset leaves the batch's lists and its record of the clock timer armed (as before this file's tests).
-  it.skipIf(batch)('drops what was on the wire at a clock reset, and delivers what is sent after it', () => {
+  it('drops what was on the wire at a clock reset, logged with reason reset, and delivers what is sent after it', () => {
     const sim = S.create<number>({ seed: 1, batch, network: { latency: 1500 } })
-    const got: number[] = []
+    const got: string[] = []
     const a = S.addHost(sim, 'a', () => undefined)
-    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(m)))
+    S.addHost(sim, 'b', (h) => S.onMessage(h, (_from, m) => void got.push(`${m}@${sim.clock.now}`)))
     for (let k = 0; k < 5; k++) S.send(a, 'b', k)
     S.link(sim, 'a', 'b', { latency: 10 }, { oneWay: true })
     S.send(a, 'b', 5)
+    S.link(sim, 'b', 'a', { latency: 3, reorder: 1 }, { oneWay: true })
+    S.send(S.host(sim, 'b'), 'a', 50)
+    const c = S.addHost(sim, 'c', () => undefined)
+    S.link(sim, 'c', 'b', { latency: 1 }, { oneWay: true })
+    S.hold(sim, 'c', 'b')
+    S.send(c, 'b', 7)
+    S.run(sim, 2)
+    expect(S.inFlight(sim)).toBe(8)
     ;(sim.clock as unknown as { reset(): void }).reset()
+    // The reset took the tokens; the held message is not on the wire.
+    expect(S.inFlight(sim)).toBe(1)
+    S.release(sim, 'c', 'b')
     S.send(a, 'b', 6)
     S.run(sim, 5000)
-    expect(got).toEqual([6])
+    // Time starts again: no arrival floor left from before the reset.
+    expect(got).toEqual(['7@0', '6@10'])
+    expect(S.inFlight(sim)).toBe(0)
+    const dropped = S.messages(sim).filter((e) => e.outcome === 'dropped')
+    expect(dropped.map((e) => `${e.message}:${e.reason ?? ''}`)).toEqual(['0:reset', '1:reset', '2:reset', '3:reset', '4:reset', '5:reset', '50:reset'])
   })
 })
 

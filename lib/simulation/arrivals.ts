@@ -76,6 +76,8 @@ export interface Arrivals<M> {
   readonly spare: Array<Bucket<M>>
   /** The pumps' callback, bound to the simulation's delivery once. */
   readonly pump: (b: Bucket<M>) => void
+  /** The clock's `home` when the wire was last found whole: another after a reset (network.ts `afterReset`). */
+  home: unknown
 }
 
 /**
@@ -129,7 +131,7 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
       pending = true
     }
   }
-  return { core, buckets, near, spare, pump }
+  return { core, buckets, near, spare, pump, home: core.home }
 }
 
 /**

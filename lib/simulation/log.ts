@@ -17,12 +17,13 @@ import { type Direction, type Host, type Message, type Simulation, Context, simO
 /**
  * Why a message was not delivered: lost by the link, cut by a partition, an end crashed
  * while it was in flight, the receiver has no handler, or it was sent through a crashed
- * incarnation's context (`'stale'`: logged, never sent).
+ * incarnation's context (`'stale'`: logged, never sent), or it was on the wire when the
+ * clock was reset (`'reset'`: fake-timers' `reset` drops every timer, and so the wire).
  *
  * @example
  * const partitioned = messages(sim).filter((e) => e.outcome === 'dropped' && e.reason === 'partition').length
  */
-export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler' | 'stale'
+export type DropReason = 'loss' | 'partition' | 'crash' | 'no handler' | 'stale' | 'reset'
 
 /**
  * Everything the simulation keeps in its log, in the order it happened: messages, events,

@@ -136,14 +136,21 @@ const isLink = <M>(token: Token<M>): token is Link<M> => (token as Link<M>).queu
  * two), ordered with the hosts' timers by time and then by when it was set.
  */
 const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): void => {
-  sim.wire++
   const batch = sim.batch
   if (batch === undefined) {
     const arrivals = sim.arrivals
-    if (arrivals !== undefined) put(arrivals, t, at - now)
-    else sim.clock.setTimeout(sim.land, at - now, t)
+    if (arrivals !== undefined) {
+      if (arrivals.home !== arrivals.core.home) afterReset(sim)
+      sim.wire++
+      put(arrivals, t, at - now)
+    } else {
+      sim.wire++
+      sim.clock.setTimeout(sim.land, at - now, t)
+    }
     return
   }
+  if (batch.core !== undefined && batch.home !== batch.core.home) afterReset(sim)
+  sim.wire++
   // Nothing pending: the window of `near` moves up to now (its slots are all empty).
   if (batch.chains === 0 && now > batch.base) batch.base = now
   const base = batch.base
@@ -222,6 +229,7 @@ export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Ba
     chains: 0,
     core: coreOf(clock),
     timer: undefined,
+    home: coreOf(clock)?.home,
     queues: fakeTimersOf(clock),
     nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
     nearHead: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
@@ -386,6 +394,69 @@ const stepTo = <M>(batch: Batch<M>, core: VirtualClock.State, fired: number, now
   if (!Schedule.idleUpTo(s, to) && (Schedule.peek(s)?.due ?? Infinity) <= to) return false
   I.stepTick(core, batch.timer!, to)
   return true
+}
+
+/**
+ * On the package's own clock, found at the first token (or `inFlight`) after a clock
+ * reset (fake-timers' `reset`), which dropped every clock timer: the tokens on the wire
+ * went with them, as each token's own timer would have. So every message on the wire (its
+ * own token, or waiting in its link's queue) is dropped, logged in send order with reason
+ * `reset`; each link's arrival floor (`fifoAt`) goes, as time starts again. Messages held
+ * by a link or a paused host are not on the wire and stay. On any other clock the tokens
+ * are its timers, and go with them unlogged.
+ */
+const afterReset = <M>(sim: Simulation<M>): void => {
+  const dropped: Array<Message<M>> = []
+  const a = sim.arrivals
+  if (a !== undefined) {
+    const take = (b: { readonly tokens: ReadonlyArray<Token<M> | undefined>; readonly head: number; readonly size: number } | undefined): void => {
+      for (let i = b?.head ?? 0; i < (b?.size ?? 0); i++) if (!isLink(b!.tokens[i]!)) dropped.push(b!.tokens[i] as Message<M>)
+    }
+    // Every bucket is from before the reset (this is the first token since): a pump of its own, dropped.
+    a.near.forEach((b, slot) => {
+      take(b)
+      a.near[slot] = undefined
+    })
+    for (const b of a.buckets.values()) take(b)
+    a.buckets.clear()
+    a.home = a.core.home
+  }
+  const batch = sim.batch
+  if (batch !== undefined && batch.core !== undefined) {
+    const take = (first: Message<M> | undefined): void => {
+      for (let e = first; e !== undefined; ) {
+        const next: Message<M> | undefined = e.next
+        e.next = undefined
+        if (e.seq >= 0) dropped.push(e)
+        else unwrap(sim, e)
+        e = next
+      }
+    }
+    for (let slot = 0; slot <= nearMask; slot++) {
+      if (batch.nearKey[slot] === batch.nearKey[slot]) take(batch.nearHead[slot])
+      batch.nearKey[slot] = Number.NaN
+      batch.nearHead[slot] = batch.nearTail[slot] = undefined
+    }
+    for (const chain of batch.far.values()) take(chain.head)
+    batch.far.clear()
+    batch.chains = 0
+    batch.armedAt = Infinity
+    batch.base = I.nowOf(batch.core)
+    batch.home = batch.core.home
+  }
+  for (const h of sim.order) {
+    for (const link of h.links) {
+      if (link === undefined) continue
+      for (let i = link.head; i < link.queue.length; i++) dropped.push(link.queue[i]!)
+      link.queue = []
+      link.head = 0
+      link.front = 0
+      link.fifoAt = -Infinity
+    }
+  }
+  sim.wire = 0
+  dropped.sort((x, y) => x.seq - y.seq)
+  for (const m of dropped) settle(sim, m, 'dropped', 'reset')
 }
 
 /** Batched: the record that stood for a link's token is free for a later send. */
@@ -571,6 +642,8 @@ export const settle = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered
  */
 export const inFlight = <M>(sim: Simulation<M>): number => {
   const s = sim as Simulation<unknown>
+  const core = s.arrivals?.core ?? s.batch?.core
+  if (core !== undefined && (s.arrivals ?? s.batch)!.home !== core.home) afterReset(s)
   let n = s.wire
   for (const h of s.order) {
     for (const link of h.links) n += link?.heldQueue.length ?? 0

@@ -270,6 +270,8 @@ export interface Batch<M> {
   readonly core: VirtualClock.State | undefined
   /** With `core`: the one clock timer, made at the first arming and re-armed in place. */
   timer: Timer | undefined
+  /** With `core`: its `home` when the wire was last found whole: another after a reset (network.ts `afterReset`). */
+  home: unknown
   /** With `core`: the clock's jobs and idle callbacks, which a flush steps past only when there are none. */
   readonly queues: FakeTimersState | undefined
   /** On any other clock: the pending clock timer, if any. */
