@@ -160,7 +160,10 @@ const beneath = (f: Fn): Fn => {
 const hijack = (target: Bag, method: string, clock: Clock, name = method): void => {
   const fake = clock[name] as Bag
   fake['hadOwnProperty'] = Object.hasOwn(target, method)
-  clock[`_${name}`] = target[method]
+  // Defined, not assigned: an assignment with a computed key turns an object with more than
+  // a dozen properties added after its literal into a dictionary (V8), and an exploring clock
+  // has that many; a dictionary clock makes every forward's \`clock[name]\` a hash lookup.
+  Object.defineProperty(clock, `_${name}`, { value: target[method], writable: true, enumerable: true, configurable: true })
   if (method === 'Date' || method === 'Intl' || method === 'Temporal') target[method] = fake
   else if (method === 'performance') {
     const original = Object.getOwnPropertyDescriptor(target, method)
