@@ -32,7 +32,7 @@
  *
  * `runToLast` finds the last timer by a pass over the timers, as fake-timers does.
  */
-import { type Accessors, stateOf, withAccessors } from '../sim/accessors.js'
+import { type Accessors, put, stateOf, withAccessors } from '../sim/accessors.js'
 import type { ScheduleHooks } from '../sim/hooks.js'
 import * as Coerce from '../sim/coercion.js'
 import * as Schedule from '../sim/schedule.js'
@@ -321,10 +321,10 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }, core, stateAccessors)
   const clockHrtime: HrTime = (previous) => hrtime(f, previous)
   if (host.present.hrtime && typeof (host.timers.hrtime as { bigint?: unknown }).bigint === 'function') {
-    clockHrtime.bigint = () => {
+    put(clockHrtime, 'bigint', () => {
       const [seconds, nanos] = hrtime(f)
       return BigInt(seconds) * 1_000_000_000n + BigInt(nanos)
-    }
+    })
   }
   const clock: Clock = withAccessors<Clock, ClockAccessor, State>({
     Date: ClockDateClass,
@@ -399,17 +399,17 @@ export const createClock = (host: Host, start?: unknown, loopLimit?: number, hoo
   }
   if (host.present.performance) {
     const performance = Object.create(null) as { now: () => number }
-    performance.now = () => I.performanceNow(core)
+    put(performance, 'now', () => I.performanceNow(core))
     ;(clock as { performance?: unknown }).performance = performance
   }
-  if (host.present.hrtime) (clock as { hrtime?: unknown }).hrtime = clockHrtime
+  if (host.present.hrtime) put(clock, 'hrtime', clockHrtime)
   if (host.present.Temporal) clock['Temporal'] = createTemporal(host.timers.Temporal as TemporalLike, clock, () => core.nanos)
   if (host.present['AbortSignal.timeout']) {
     const g = host.global as { AbortController: typeof AbortController; DOMException?: typeof DOMException }
-    clock['AbortSignal.timeout'] = fakeAbortSignalTimeout(
+    put(clock, 'AbortSignal.timeout', fakeAbortSignalTimeout(
       { AbortController: g.AbortController, DOMException: g.DOMException, timeout: host.timers['AbortSignal.timeout'] as AbortHost['timeout'] },
       clock.setTimeout as (callback: () => void, delay: number) => unknown,
-    )
+    ))
   }
   if (host.promisifyCustom !== undefined) {
     const custom = host.promisifyCustom

@@ -13,8 +13,9 @@
  * One difference: Node's own calls of `process.nextTick` stay on Node's queue
  * (`calledByNode`).
  */
-import { type Clock, createClock } from './clock.js'
+import { type Clock, type TimerDescription, createClock } from './clock.js'
 import { type FakeMethod, type GlobalObject, type Host, fakeableNames } from './host.js'
+import { put } from '../sim/accessors.js'
 import * as TimersPromises from './timers-promises.js'
 
 /**
@@ -159,7 +160,10 @@ const beneath = (f: Fn): Fn => {
 const hijack = (target: Bag, method: string, clock: Clock, name = method): void => {
   const fake = clock[name] as Bag
   fake['hadOwnProperty'] = Object.hasOwn(target, method)
-  clock[`_${name}`] = target[method]
+  // Defined, not assigned: an assignment with a computed key turns an object with more than
+  // a dozen properties added after its literal into a dictionary (V8), and an exploring clock
+  // has that many; a dictionary clock makes every forward's \`clock[name]\` a hash lookup.
+  Object.defineProperty(clock, `_${name}`, { value: target[method], writable: true, enumerable: true, configurable: true })
   if (method === 'Date' || method === 'Intl' || method === 'Temporal') target[method] = fake
   else if (method === 'performance') {
     const original = Object.getOwnPropertyDescriptor(target, method)
@@ -182,7 +186,7 @@ const hijack = (target: Bag, method: string, clock: Clock, name = method): void 
             return (clock[name] as Fn)(...args)
           }
     Object.defineProperties(forward, Object.getOwnPropertyDescriptors(fake))
-    target[method] = forward
+    put(target, method, forward)
     if (method === 'nextTick') liveTicks.set(target, [...(liveTicks.get(target) ?? []), clock])
   }
   ;(target[method] as Bag).clock = clock
@@ -239,8 +243,8 @@ export const install = (
       for (const name of Object.getOwnPropertyNames(proto)) {
         if (name !== 'now') performance[name] = name.startsWith('getEntries') ? noopArray : noop
       }
-      performance['mark'] = (name: string) => new FakePerformanceEntry(name, 'mark', 0, 0)
-      performance['measure'] = (name: string) => new FakePerformanceEntry(name, 'measure', 0, 100)
+      put(performance, 'mark', (name: string) => new FakePerformanceEntry(name, 'mark', 0, 0))
+      put(performance, 'measure', (name: string) => new FakePerformanceEntry(name, 'measure', 0, 100))
       performance['timeOrigin'] = options.now instanceof Date ? options.now.getTime() : options.now || 0
     } else if ((options.toFake ?? []).includes('performance')) missing('performance')
   }
@@ -272,7 +276,7 @@ export const install = (
     }
     if (timersModule !== undefined && timersModule[name]) {
       moduleEntries.push({ module: timersModule, name, original: timersModule[name] })
-      timersModule[name] = g[name]
+      put(timersModule, name, g[name])
     }
     if (promisesModule !== undefined) {
       const fake =
@@ -285,19 +289,19 @@ export const install = (
               : undefined
       if (fake !== undefined) {
         moduleEntries.push({ module: promisesModule, name, original: promisesModule[name] })
-        promisesModule[name] = fake
+        put(promisesModule, name, fake)
       }
       // Beyond fake-timers 15.5, as Node's mock.timers: `scheduler.wait` is `setTimeout`'s.
       const scheduler = promisesModule['scheduler'] as Bag | undefined
       if (name === 'setTimeout' && typeof scheduler?.['wait'] === 'function') {
         moduleEntries.push({ module: scheduler, name: 'wait', original: Object.hasOwn(scheduler, 'wait') ? scheduler['wait'] : undefined })
-        scheduler['wait'] = TimersPromises.promiseSchedulerWait(clock, listeners)
+        put(scheduler, 'wait', TimersPromises.promiseSchedulerWait(clock, listeners))
       }
     }
   }
 
   const ownUninstall = clock.uninstall
-  clock.uninstall = () => {
+  put(clock, 'uninstall', (): TimerDescription[] => {
     const pending = ownUninstall()
     const installed = clock['methods'] as FakeMethod[]
     for (const name of installed) {
@@ -337,7 +341,7 @@ export const install = (
       listeners.delete(listener)
     }
     return pending
-  }
+  })
   return clock
 }
 

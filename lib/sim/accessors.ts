@@ -83,3 +83,20 @@ export const withAccessors = <T extends object, K extends keyof T, S>(data: With
  */
 export const stateOf = <S>(data: object, accessors?: object): S | undefined =>
   accessors === undefined || (data as { [madeWithKey]?: object })[madeWithKey] === accessors ? (data as { [stateKey]?: S })[stateKey] : undefined
+
+/**
+ * `holder[key] = value`, for a function made per clock (or per install, per run) put on an
+ * object: the same [[Set]], through `Reflect.set` rather than an assignment. V8's inline
+ * cache at an assignment that stores a function keeps the functions it stored alive through
+ * young-generation collections, with all they reach, until a full collection: a clock's
+ * closures reach the clock, so every clock made since the last full collection was copied
+ * and promoted (measured: a loop of `h = {}; h.f = () => big` keeps every `big`;
+ * `Reflect.set(h, 'f', () => big)` none). Objects that are not functions are unaffected.
+ * Where [[Set]] fails (a read-only property), the assignment runs to throw its own error.
+ *
+ * @example
+ * put(clock, 'uninstall', () => restore()) // as clock.uninstall = () => restore()
+ */
+export const put = (holder: object, key: PropertyKey, value: unknown): void => {
+  if (!Reflect.set(holder, key, value)) (holder as Record<PropertyKey, unknown>)[key] = value
+}

@@ -17,6 +17,7 @@ import { TimingWheelError, show } from '../errors.js'
 import { type Clock, createClock } from '../fake-timers/clock.js'
 import { type GlobalObject, type Host, readHost } from '../fake-timers/host.js'
 import { type InstallConfig, install as installOnHost } from '../fake-timers/install.js'
+import { put } from '../sim/accessors.js'
 import { maxTimeout } from '../sim/coercion.js'
 import type { State } from '../sim/virtual-clock.js'
 import { type Chooser, type Exploring, type Ran, createExploring, departures } from './exploring-schedule.js'
@@ -263,7 +264,7 @@ const valueOf = (plan: Plan, options: Options, shared: { last: ExploringClock | 
   const print = (): string => describePlan(options.given, plan, shared.last)
   if (lazy) {
     let words: readonly string[] | undefined
-    k.words = () => (k.replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options.given, clock, k.replay)))
+    put(k, 'words', () => (k.replay === undefined ? departures(clock.runs()) : (words ??= replayWords(plan, options.given, clock, k.replay))))
   }
   return Object.defineProperties(clock, {
     [fc.cloneMethod]: { value: () => valueOf(plan, options, shared, body) },
@@ -318,7 +319,7 @@ export const withClock =
   <A extends unknown[], R>(body: (clock: ExploringClock, ...rest: A) => R, config?: Omit<InstallConfig, 'now' | 'loopLimit'>) =>
   (clock: ExploringClock, ...rest: A): R => {
     const k = kept(clock)
-    if (k !== undefined) k.replay = (again) => withClock(body, config)(again, ...rest)
+    if (k !== undefined) put(k, 'replay', (again: ExploringClock) => withClock(body, config)(again, ...rest))
     clock.install(config)
     let result: R
     try {

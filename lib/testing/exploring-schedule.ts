@@ -265,8 +265,10 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
     const a = current(timer)
     if (a === undefined) return
     firingLevel = a.arming.nesting
-    runs.push({ armed: a, at, why: why.get(a) })
-    why.delete(a)
+    // Mostly empty (no departure pending): then no lookup.
+    const w = why.size === 0 ? undefined : why.get(a)
+    runs.push({ armed: a, at, why: w })
+    if (w !== undefined) why.delete(a)
     if (timer.kind !== 'Interval') timer.hooked = undefined
   }
 
@@ -349,8 +351,9 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       batchAt = at
       const t = s.late[0]!
       const a = current(t)!
-      if (at === first) why.delete(a)
-      else {
+      if (at === first) {
+        if (why.size !== 0) why.delete(a)
+      } else {
         why.set(a, stallWords(at - first))
         t.due = at
         t.order = core.nextOrder++
@@ -386,8 +389,8 @@ export const createExploring = (core: State, runtime: Runtime, maxStall: number,
       const p = placed[i]!
       const a = p.item
       const w = at > a.arming.due ? stallWords(at - first) : !unchanged && Schedule.lateIndex(s, a.timer) > i ? p.why : undefined
-      if (w === undefined) why.delete(a)
-      else why.set(a, w)
+      if (w !== undefined) why.set(a, w)
+      else if (why.size !== 0) why.delete(a)
     }
     if (unchanged) return
     front.length = 0

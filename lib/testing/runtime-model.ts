@@ -196,6 +196,12 @@ const orderNode = <T extends { readonly arming: Arming }>(
   for (let i = 0; i < timers.length; ) {
     let j = i + 1
     while (j < timers.length && timers[j]![0]!.arming.due === timers[i]![0]!.arming.due) j++
+    if (j === i + 1) {
+      // No tie: nothing to pick.
+      place(timers[i]!, rules.wholeList)
+      i = j
+      continue
+    }
     const group = timers.slice(i, j)
     while (group.length > 0) {
       const k = group.length > 1 ? picker.pick(group.length, 'tie') % group.length : 0
