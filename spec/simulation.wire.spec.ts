@@ -129,6 +129,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
     readonly to: Name | undefined
     readonly timer: number | undefined
     readonly job: boolean
+    readonly idle: boolean
     readonly nested: number | undefined
   }
   interface Program {
@@ -143,6 +144,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
     to: fc.option(nameArb, { nil: undefined }),
     timer: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
     job: fc.boolean(),
+    idle: fc.boolean(),
     nested: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined, freq: 8 }),
   })
   const programArb: fc.Arbitrary<Program> = fc.record({
@@ -158,7 +160,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
   const trace = (p: Program, sinon: boolean): string[] => {
     const clock = sinon ? (FakeTimers.createClock(0) as unknown as SimulationClock) : undefined
     const sim = S.create<number>({ seed: 1, batch: true, ...(clock === undefined ? {} : { clock }) })
-    const c = sim.clock as unknown as { now: number; nextTick(f: () => void): void; tick(ms: number): number }
+    const c = sim.clock as unknown as { now: number; nextTick(f: () => void): void; requestIdleCallback(f: () => void): void; tick(ms: number): number }
     const out: string[] = []
     const hosts = new Map<Name, Host<number>>()
     let sent = 0
@@ -175,6 +177,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
             if (act.to !== undefined) send(h, act.to)
             if (act.timer !== undefined) S.setTimeout(h, () => void out.push(`${c.now} ${n} timer of ${id}`), act.timer)
             if (act.job) c.nextTick(() => void out.push(`${c.now} ${n} job of ${id}`))
+            if (act.idle) c.requestIdleCallback(() => void out.push(`${c.now} ${n} idle of ${id}`))
             if (act.nested !== undefined) out.push(`${c.now} ${n} moved to ${c.tick(act.nested)}`)
           }),
         ),
@@ -196,7 +199,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
     return out
   }
 
-  it('gives the same trace: arrivals, host timers, jobs and moves inside handlers, at the same times and in the same order', () => {
+  it('gives the same trace: arrivals, host timers, jobs, idle callbacks and moves inside handlers, at the same times and in the same order', () => {
     fc.assert(
       fc.property(programArb, (p) => {
         expect(trace(p, false)).toEqual(trace(p, true))
@@ -210,7 +213,7 @@ describe('batch: a flush stepping through the ms of a tick, against the same run
       latency: [1, 1, 1, 1, 1, 1, 1, 1, 1],
       starts: [{ from: 'a', to: 'b' }],
       timers: [{ host: 'c', at: 5, to: 'a' }],
-      acts: [{ to: 'a', timer: undefined, job: false, nested: undefined }],
+      acts: [{ to: 'a', timer: undefined, job: false, idle: false, nested: undefined }],
       budget: 10,
       runs: [8],
     }

@@ -272,7 +272,7 @@ export interface Batch<M> {
   timer: Timer | undefined
   /** With `core`: its `home` when the wire was last found whole: another after a reset (network.ts `afterReset`). */
   home: unknown
-  /** With `core`: the clock's jobs and idle callbacks, which a flush steps past only when there are none. */
+  /** With `core`: the clock's state, whose job queue a flush steps past only when empty. */
   readonly queues: FakeTimersState | undefined
   /** On any other clock: the pending clock timer, if any. */
   armed: unknown
