@@ -11,18 +11,8 @@ import { install } from '../dist/lib/fake-timers/index.js'
 import { type ExploringClock, clockArb, exploreSchedules, withClock } from '../dist/lib/testing/index.js'
 import { clockName, collect, nanos } from './drivers.js'
 import { median } from './runner.js'
+import { twentyTimers } from './twenty-timers.js'
 
-/** 20 timers: 10 timeouts of 4 durations, 5 of them re-armed by their callbacks, 2 intervals, 3 immediates. */
-const twentyTimers = (clock: { tick: (ms: number) => number }): boolean => {
-  const ran: number[] = []
-  for (let i = 0; i < 10; i++) setTimeout(() => ran.push(i), 25 * (i % 4) + 5)
-  for (let i = 0; i < 5; i++) setTimeout(() => setTimeout(() => ran.push(100 + i), 30), 10 * i)
-  const intervals = [setInterval(() => ran.push(200), 40), setInterval(() => ran.push(201), 55)]
-  for (let i = 0; i < 3; i++) setImmediate(() => ran.push(300 + i))
-  clock.tick(120)
-  intervals.forEach(clearInterval)
-  return ran.length > 0
-}
 
 const runs = 2000
 const rounds = 7

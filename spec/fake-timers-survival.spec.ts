@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createClock } from '../lib/fake-timers/index.js'
 import { put } from '../lib/sim/accessors.js'
+import { twentyTimers } from '../bench/twenty-timers.js'
 
 const dist = fileURLToPath(new URL('../dist/lib/', import.meta.url))
 const built = existsSync(`${dist}fake-timers/index.js`) && existsSync(`${dist}testing/index.js`)
@@ -36,16 +37,8 @@ const survivedKb = (setup: string, loop: string, n: number, warmUp = 2000): numb
   return survived.reduce((a, b) => a + b, 0) / survived.length / 1024
 }
 
-const twentyTimers = `
-  const ran = []
-  for (let i = 0; i < 10; i++) setTimeout(() => ran.push(i), 25 * (i % 4) + 5)
-  for (let i = 0; i < 5; i++) setTimeout(() => setTimeout(() => ran.push(100 + i), 30), 10 * i)
-  const intervals = [setInterval(() => ran.push(200), 40), setInterval(() => ran.push(201), 55)]
-  for (let i = 0; i < 3; i++) setImmediate(() => ran.push(300 + i))
-  clock.tick(120)
-  intervals.forEach(clearInterval)
-  return ran.length > 0
-`
+/** bench:explore's 20-timer body, as source for the child. */
+const body = `const twentyTimers = ${String(twentyTimers)}`
 
 describe.skipIf(!built)('clocks dropped are collected young (dist/)', () => {
   it('createClock(), a timer, a tick: less than 1 MB survives a scavenge (was 6 MB)', () => {
@@ -54,7 +47,7 @@ describe.skipIf(!built)('clocks dropped are collected young (dist/)', () => {
   })
 
   it('install, 20 timers, uninstall: less than 1 MB survives a scavenge (was 3.7 MB)', () => {
-    const kb = survivedKb(`const { install } = await import(${JSON.stringify(`${dist}fake-timers/index.js`)})`, `const clock = install({ now: 0 }); try { (() => { ${twentyTimers} })() } finally { clock.uninstall() }`, 6000)
+    const kb = survivedKb(`const { install } = await import(${JSON.stringify(`${dist}fake-timers/index.js`)}); ${body}`, `const clock = install({ now: 0 }); try { twentyTimers(clock) } finally { clock.uninstall() }`, 6000)
     expect(kb).toBeLessThan(1024)
   })
 
@@ -62,10 +55,10 @@ describe.skipIf(!built)('clocks dropped are collected young (dist/)', () => {
     const setup = `
       const fc = (await import(${JSON.stringify(fastCheck)})).default
       const { clockArb, withClock } = await import(${JSON.stringify(`${dist}testing/index.js`)})
-      const body = withClock((clock) => { ${twentyTimers} })
+      ${body}
     `
     // One step is a property of 100 runs: 4000 runs after 2000.
-    const kb = survivedKb(setup, 'fc.assert(fc.property(clockArb({ maxStall: 20 }), body), { numRuns: 100 })', 40, 20)
+    const kb = survivedKb(setup, 'fc.assert(fc.property(clockArb({ maxStall: 20 }), withClock(twentyTimers)), { numRuns: 100 })', 40, 20)
     expect(kb).toBeLessThan(1024)
   })
 })
