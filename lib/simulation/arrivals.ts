@@ -54,8 +54,11 @@ export interface FakeTimersState {
   readonly idle: ReadonlyMap<unknown, unknown>
 }
 
+/** @internal The state of a clock whose timers the simulation arms through its `core` ({@link fakeTimersOf}). */
+export type OwnClock = FakeTimersState & { readonly core: VirtualClock.State }
+
 /** @internal The tokens arriving in one ms. */
-interface Bucket<M> {
+export interface Bucket<M> {
   due: number
   /** The tokens from `head` to `size` (the arrays are longer when reused: see `put`). */
   readonly tokens: Array<Token<M> | undefined>
@@ -85,9 +88,9 @@ export interface Arrivals<M> {
  * without hooks, delivering each token with `land`; otherwise undefined.
  */
 export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => void): Arrivals<M> | undefined => {
-  const f = stateOf<FakeTimersState>(clock)
-  const core = coreOf(clock)
-  if (f === undefined || core === undefined) return undefined
+  const f = fakeTimersOf(clock)
+  if (f === undefined) return undefined
+  const core = f.core
   const idle = f.idle
   const schedule = core.schedule
   const buckets = new Map<number, Bucket<M>>()
@@ -136,17 +139,14 @@ export const arrivalsOn = <M>(clock: SimulationClock, land: (t: Token<M>) => voi
 
 /**
  * @internal The state of `clock` when it is a `timing-wheel/fake-timers` clock without
- * hooks, whose timers the simulation may arm through its internals; otherwise undefined.
+ * hooks, whose timers the simulation may arm through its internals (its `core`);
+ * otherwise undefined.
  */
-export const coreOf = (clock: SimulationClock): VirtualClock.State | undefined => {
+export const fakeTimersOf = (clock: SimulationClock): OwnClock | undefined => {
   const f = stateOf<FakeTimersState>(clock)
   const core = f?.core
-  return core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined ? undefined : core
+  return core === undefined || f?.vc === undefined || I.stateOf(f.vc) !== core || core.hooks !== undefined ? undefined : (f as OwnClock)
 }
-
-/** @internal The fake-timers state of `clock` when {@link coreOf} gives its core; otherwise undefined. */
-export const fakeTimersOf = (clock: SimulationClock): FakeTimersState | undefined =>
-  coreOf(clock) === undefined ? undefined : stateOf<FakeTimersState>(clock)
 
 /**
  * @internal The ms less than `nearMask + 1` ahead are found by their ms modulo that (an

@@ -72,7 +72,7 @@ import * as Coerce from '../sim/coercion.js'
 import * as VirtualClock from '../sim/virtual-clock.js'
 import { oneArg } from '../sim/timer.js'
 import * as Schedule from '../sim/schedule.js'
-import { coreOf, fakeTimersOf, nearMask, nowOn, put } from './arrivals.js'
+import { type Bucket, fakeTimersOf, nearMask, nowOn, put } from './arrivals.js'
 import { linkParams, options, refuseAsync } from './checks.js'
 import { show } from '../errors.js'
 import { type DropReason, fault, linkFault, record } from './log.js'
@@ -140,7 +140,7 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
   if (batch === undefined) {
     const arrivals = sim.arrivals
     if (arrivals !== undefined) {
-      if (arrivals.home !== arrivals.core.home) afterReset(sim)
+      if (resetSince(arrivals)) afterReset(sim)
       sim.wire++
       put(arrivals, t, at - now)
     } else {
@@ -149,7 +149,7 @@ const token = <M>(sim: Simulation<M>, t: Token<M>, at: number, now: number): voi
     }
     return
   }
-  if (batch.core !== undefined && batch.home !== batch.core.home) afterReset(sim)
+  if (resetSince(batch)) afterReset(sim)
   sim.wire++
   // Nothing pending: the window of `near` moves up to now (its slots are all empty).
   if (batch.chains === 0 && now > batch.base) batch.base = now
@@ -224,13 +224,14 @@ const arm = <M>(sim: Simulation<M>, batch: Batch<M>, at: number): void => {
  * now; its callbacks, made once, close over `sim`, which `build` makes with it.
  */
 export const batchOf = <M>(sim: () => Simulation<M>, clock: SimulationClock): Batch<M> => {
+  const own = fakeTimersOf(clock)
   const batch: Batch<M> = {
     base: clock.now,
     chains: 0,
-    core: coreOf(clock),
+    core: own?.core,
     timer: undefined,
-    home: coreOf(clock)?.home,
-    queues: fakeTimersOf(clock),
+    home: own?.core.home,
+    queues: own,
     nearKey: new Float64Array(nearMask + 1).fill(Number.NaN),
     nearHead: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
     nearTail: new Array<Message<M> | undefined>(nearMask + 1).fill(undefined),
@@ -398,6 +399,10 @@ const stepTo = <M>(batch: Batch<M>, core: VirtualClock.State, fired: number, now
   return true
 }
 
+/** Whether the package's own clock under a wire was reset since the wire last found it: see {@link afterReset}. */
+const resetSince = (wire: { readonly core: VirtualClock.State | undefined; readonly home: unknown } | undefined): boolean =>
+  wire?.core !== undefined && wire.home !== wire.core.home
+
 /**
  * On the package's own clock, found at the first token (or `inFlight`) after a clock
  * reset (fake-timers' `reset`), which dropped every clock timer: the tokens on the wire
@@ -411,8 +416,9 @@ const afterReset = <M>(sim: Simulation<M>): void => {
   const dropped: Array<Message<M>> = []
   const a = sim.arrivals
   if (a !== undefined) {
-    const take = (b: { readonly tokens: ReadonlyArray<Token<M> | undefined>; readonly head: number; readonly size: number } | undefined): void => {
-      for (let i = b?.head ?? 0; i < (b?.size ?? 0); i++) if (!isLink(b!.tokens[i]!)) dropped.push(b!.tokens[i] as Message<M>)
+    const take = (b: Bucket<M> | undefined): void => {
+      if (b === undefined) return
+      for (let i = b.head; i < b.size; i++) if (!isLink(b.tokens[i]!)) dropped.push(b.tokens[i] as Message<M>)
     }
     // Every bucket is from before the reset (this is the first token since): a pump of its own, dropped.
     a.near.forEach((b, slot) => {
@@ -435,7 +441,7 @@ const afterReset = <M>(sim: Simulation<M>): void => {
       }
     }
     for (let slot = 0; slot <= nearMask; slot++) {
-      if (batch.nearKey[slot] === batch.nearKey[slot]) take(batch.nearHead[slot])
+      if (!Number.isNaN(batch.nearKey[slot])) take(batch.nearHead[slot])
       batch.nearKey[slot] = Number.NaN
       batch.nearHead[slot] = batch.nearTail[slot] = undefined
     }
@@ -644,8 +650,7 @@ export const settle = <M>(sim: Simulation<M>, m: Message<M>, outcome: 'delivered
  */
 export const inFlight = <M>(sim: Simulation<M>): number => {
   const s = sim as Simulation<unknown>
-  const core = s.arrivals?.core ?? s.batch?.core
-  if (core !== undefined && (s.arrivals ?? s.batch)!.home !== core.home) afterReset(s)
+  if (resetSince(s.arrivals ?? s.batch)) afterReset(s)
   let n = s.wire
   for (const h of s.order) {
     for (const link of h.links) n += link?.heldQueue.length ?? 0
